@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: GPL-2.0
+# Per-architecture builds: configuration data, Kconfig generation and
+# verification, incremental builds with ccache, and warning sets.
+
+SERIES_STATE=${SERIES_STATE:-$SERIES_CACHE/state}
+
+# arch_list_all: every arch with a data file, in a stable order.
+arch_list_all() {
+	local f
+	for f in "$SERIES_CONFIGS"/arch/*.conf; do
+		[ -e "$f" ] && basename "$f" .conf
+	done
+}
+
+# arch_list_default: the arches every patch is built for.
+arch_list_default() {
+	local a
+	if [ -n "${SERIES_ARCHES:-}" ]; then
+		for a in $SERIES_ARCHES; do
+			[ -f "$SERIES_CONFIGS/arch/$a.conf" ] ||
+				die_usage "SERIES_ARCHES: unknown arch '$a' (known: $(arch_list_all | tr '\n' ' '))"
+			echo "$a"
+		done
+		return 0
+	fi
+	for a in $(arch_list_all); do
+		[ "$(conf_get "$SERIES_CONFIGS/arch/$a.conf" ARCH_DEFAULT)" = 1 ] && echo "$a"
+	done
+	return 0
+}
+
+# arch_load NAME: read configs/arch/NAME.conf into ARCH_* variables.
+arch_load() {
+	local name=$1
+	[ -f "$SERIES_CONFIGS/arch/$name.conf" ] ||
+		die_usage "unknown arch '$name' (known: $(arch_list_all | tr '\n' ' '))"
+	ARCH_KBUILD='' ARCH_SRCARCH='' ARCH_CROSS_COMPILE='' ARCH_TOOLCHAIN_PACKAGE=''
+	ARCH_IMAGE='' ARCH_BASE_CONFIG='' ARCH_FRAGMENTS='' ARCH_DEFAULT=0
+	conf_load "$SERIES_CONFIGS/arch/$name.conf" ARCH_
+	local k
+	for k in ARCH_KBUILD ARCH_SRCARCH ARCH_TOOLCHAIN_PACKAGE ARCH_BASE_CONFIG ARCH_FRAGMENTS; do
+		[ -n "${!k}" ] || die "configs/arch/$name.conf: $k is empty"
+	done
+	ARCH_NAME=$name
+	ARCH_BUILD_DIR=$SERIES_BUILD/$name
+}
+
+# arch_need_toolchain: the compiler of the loaded arch, or its package.
+arch_need_toolchain() {
+	need_tools "${ARCH_CROSS_COMPILE}gcc:$ARCH_TOOLCHAIN_PACKAGE"
+}
+
+# arch_config_key: identifies what a build's results depend on besides
+# the source: the configuration data and the compiler version.
+arch_config_key() {
+	local f
+	{
+		cat "$SERIES_CONFIGS/arch/$ARCH_NAME.conf"
+		for f in $ARCH_FRAGMENTS; do cat "$SERIES_CONFIGS/kconfig/$f"; done
+		"${ARCH_CROSS_COMPILE}gcc" --version | head -n 1
+	} | sha256sum | cut -c1-16
+}
+
+# kmake ARGS...: make in the kernel tree for the loaded arch.
+kmake() {
+	make -C "$SERIES_TREE" O="$ARCH_BUILD_DIR" ARCH="$ARCH_KBUILD" \
+		CROSS_COMPILE="$ARCH_CROSS_COMPILE" \
+		CC="ccache ${ARCH_CROSS_COMPILE}gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_TIMESTAMP="$BASE_DATE" KBUILD_BUILD_USER=series \
+		KBUILD_BUILD_HOST=series -j"$SERIES_JOBS" "$@"
+}
+
+# config_verify: every option of the fragments has its requested value in
+# the build's .config.  Prints one line per dropped option; fails if any.
+config_verify() {
+	local f line opt want have bad=0 cfg=$ARCH_BUILD_DIR/.config
+	for f in $ARCH_FRAGMENTS; do
+		while IFS= read -r line || [ -n "$line" ]; do
+			if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
+				opt=${BASH_REMATCH[1]} want=${BASH_REMATCH[2]}
+			elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
+				opt=${BASH_REMATCH[1]} want=n
+			else
+				continue
+			fi
+			have=$(sed -n "s/^$opt=//p" "$cfg")
+			[ -n "$have" ] || have=n
+			if [ "$have" != "$want" ]; then
+				err "$ARCH_NAME: $opt=$want requested by configs/kconfig/$f, but .config has $opt=$have"
+				bad=1
+			fi
+		done <"$SERIES_CONFIGS/kconfig/$f"
+	done
+	return "$bad"
+}
+
+# arch_config: make the build directory's .config from the base config and
+# the fragments if the configuration data changed, then verify it.
+arch_config() {
+	local key frags=() f
+	key=$(arch_config_key)
+	mkdir -p "$ARCH_BUILD_DIR"
+	if [ -f "$ARCH_BUILD_DIR/.config" ] &&
+		[ "$(cat "$ARCH_BUILD_DIR/.series-config-key" 2>/dev/null)" = "$key" ]; then
+		return 0
+	fi
+	for f in $ARCH_FRAGMENTS; do
+		[ -f "$SERIES_CONFIGS/kconfig/$f" ] || die "configs/arch/$ARCH_NAME.conf: no fragment configs/kconfig/$f"
+		frags+=("$SERIES_CONFIGS/kconfig/$f")
+	done
+	rm -f "$ARCH_BUILD_DIR/.series-config-key"
+	kmake -s "$ARCH_BASE_CONFIG" >/dev/null
+	(cd "$ARCH_BUILD_DIR" && ARCH=$ARCH_KBUILD CROSS_COMPILE=$ARCH_CROSS_COMPILE \
+		"$SERIES_TREE/scripts/kconfig/merge_config.sh" -m -O "$ARCH_BUILD_DIR" \
+		"$ARCH_BUILD_DIR/.config" "${frags[@]}" >/dev/null)
+	kmake -s olddefconfig >/dev/null
+	config_verify || die "$ARCH_NAME: the Kconfig fragments did not survive olddefconfig (see above)"
+	echo "$key" >"$ARCH_BUILD_DIR/.series-config-key"
+}
+
+# arch_reconfig: after a Kconfig change in the tree, re-run olddefconfig and
+# check the fragments still hold.
+arch_reconfig() {
+	kmake -s olddefconfig >/dev/null
+	config_verify
+}
+
+# warnings_file TREE-ID: where the warning set of a source tree is kept.
+warnings_file() {
+	printf '%s/%s/%s/warnings/%s\n' "$SERIES_STATE" "$ARCH_NAME" "$(arch_config_key)" "$1"
+}
+
+# kbuild LOG: build everything of the loaded arch, output to LOG.
+kbuild() {
+	kmake all >"$1" 2>&1
+}
+
+# warnings_extract LOG: the warning set of a build log, one
+# "file<TAB>message" per line, sorted.
+warnings_extract() {
+	python3 "$SERIES_ROOT/scripts/lib/warnings.py" extract \
+		--strip "$SERIES_TREE/" --strip "$ARCH_BUILD_DIR/" <"$1"
+}
+
+# cmd_config ARCH: (re)generate and verify the configuration of ARCH.
+cmd_config() {
+	[ $# -eq 1 ] || die_usage "usage: config ARCH"
+	arch_load "$1"
+	arch_need_toolchain
+	need_base_tools
+	[ -d "$SERIES_TREE/.git" ] || die "no kernel tree at $SERIES_TREE; run '$SERIES_PROG base'"
+	rm -f "$ARCH_BUILD_DIR/.series-config-key"
+	arch_config
+	info "$ARCH_NAME: $ARCH_BUILD_DIR/.config ok ($(arch_config_key))"
+}
+
+# cmd_build ARCH [REV]: incremental build of REV (default HEAD).
+cmd_build() {
+	local rev="" orig t0 log
+	[ $# -ge 1 ] && [ $# -le 2 ] || die_usage "usage: build ARCH [REV]"
+	arch_load "$1"
+	rev=${2:-}
+	need_base_tools
+	arch_need_toolchain
+	tree_require_clean
+	if [ -n "$rev" ]; then
+		tgit rev-parse -q --verify "$rev^{commit}" >/dev/null || die "build: '$rev' is not a commit in $SERIES_TREE"
+		orig=$(tgit symbolic-ref -q --short HEAD || tgit rev-parse HEAD)
+		tgit checkout -q --detach "$rev"
+		# shellcheck disable=SC2064
+		trap "tgit checkout -q '$orig'" EXIT
+	fi
+	arch_config
+	log=$ARCH_BUILD_DIR/.series-build.log
+	t0=$(now)
+	info "$ARCH_NAME: building $(tgit log -1 --format='%h %s') in $ARCH_BUILD_DIR"
+	if ! kbuild "$log"; then
+		grep -E ': (error|fatal error): |\*\*\* ' "$log" | head -n 20 >&2 || true
+		die "$ARCH_NAME: build failed ($(($(now) - t0)) s); log: $log"
+	fi
+	warnings_extract "$log" | sed 's/^/warning: /' >&2
+	info "$ARCH_NAME: built in $(($(now) - t0)) s; log: $log"
+}

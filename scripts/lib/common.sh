@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common helpers of the series tooling: messages, configuration data,
+# required tools and the locations everything else uses.
+#
+# Sourced by scripts/series and by the check units; never executed.
+
+SERIES_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SERIES_CONFIGS=${SERIES_CONFIGS:-$SERIES_ROOT/configs}
+SERIES_CACHE=${SERIES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sae-series}
+SERIES_PROG=${SERIES_PROG:-series}
+
+# Exit codes shared by the tooling and the check units.
+readonly EX_PASS=0 EX_FAIL=1 EX_USAGE=2 EX_SKIP=4 EX_WARN=250
+
+err() { printf '%s: error: %s\n' "$SERIES_PROG" "$*" >&2; }
+warn() { printf '%s: warning: %s\n' "$SERIES_PROG" "$*" >&2; }
+info() { printf '%s\n' "$*" >&2; }
+die() { err "$*"; exit "$EX_FAIL"; }
+die_usage() { err "$*"; printf "Try '%s help'.\n" "$SERIES_PROG" >&2; exit "$EX_USAGE"; }
+
+# conf_load FILE PREFIX...
+# Read KEY=VALUE lines from FILE into global variables.  Only keys that
+# start with one of PREFIX are accepted; anything else, or a line that is
+# not KEY=VALUE, is an error naming the file and line.  Values are taken
+# literally: nothing is expanded or executed.
+conf_load() {
+	local file=$1 line key val n=0 ok p
+	shift
+	[ -r "$file" ] || die "cannot read configuration file $file"
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		case $line in '' | '#'*) continue ;; esac
+		if [[ ! $line =~ ^([A-Z][A-Z0-9_]*)=(.*)$ ]]; then
+			die "$file:$n: not a KEY=VALUE line: $line"
+		fi
+		key=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]} ok=
+		for p in "$@"; do
+			[[ $key == "$p"* ]] && ok=1
+		done
+		[ -n "$ok" ] || die "$file:$n: unknown key $key (expected ${*}*)"
+		printf -v "$key" '%s' "$val"
+	done <"$file"
+}
+
+# conf_get FILE KEY: print the value of KEY in FILE (empty if absent).
+conf_get() {
+	local line
+	while IFS= read -r line || [ -n "$line" ]; do
+		[[ $line == "$2="* ]] && { printf '%s\n' "${line#*=}"; return 0; }
+	done <"$1"
+	return 0
+}
+
+# need_tools CMD:PACKAGE...
+# Make sure every CMD is on PATH.  Missing ones are installed from Debian
+# when running as root (unless SERIES_NO_INSTALL=1); otherwise the exact
+# apt-get line is printed and the tooling exits 2.
+need_tools() {
+	local spec cmd pkg missing=() pkgs=()
+	for spec in "$@"; do
+		cmd=${spec%%:*} pkg=${spec#*:}
+		command -v "$cmd" >/dev/null 2>&1 && continue
+		missing+=("$cmd")
+		[[ " ${pkgs[*]} " == *" $pkg "* ]] || pkgs+=("$pkg")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -eq 0 ] && [ "${SERIES_NO_INSTALL:-0}" != 1 ]; then
+		info "installing ${pkgs[*]} (missing: ${missing[*]})"
+		apt_install "${pkgs[@]}" || die "could not install Debian package(s) ${pkgs[*]} (needed for ${missing[*]})"
+		for cmd in "${missing[@]}"; do
+			command -v "$cmd" >/dev/null 2>&1 ||
+				die "$cmd still missing after installing ${pkgs[*]}"
+		done
+		return 0
+	fi
+	err "missing tool(s): ${missing[*]}"
+	printf 'Install them with:\n  apt-get install %s\n' "${pkgs[*]}" >&2
+	exit "$EX_USAGE"
+}
+
+# apt_install PACKAGE...: install Debian packages non-interactively.
+apt_install() {
+	local stamp=/var/lib/apt/periodic/series-update-stamp
+	if [ ! -e "$stamp" ] || [ -z "$(find "$stamp" -mmin -360 2>/dev/null)" ]; then
+		apt-get update -q >/dev/null || return 1
+		mkdir -p "${stamp%/*}" && touch "$stamp"
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "$@" >/dev/null
+}
+
+# Tools every subcommand that touches a kernel tree needs.
+need_base_tools() {
+	need_tools git:git make:make gcc:gcc flex:flex bison:bison bc:bc \
+		perl:perl python3:python3 xz:xz-utils ccache:ccache \
+		openssl:openssl pkg-config:pkg-config
+	# Headers only: checked by file, installed by package.
+	local hdr pkg missing=()
+	for hdr in /usr/include/openssl/ssl.h:libssl-dev \
+		/usr/include/libelf.h:libelf-dev; do
+		pkg=${hdr#*:}
+		[ -e "${hdr%%:*}" ] || missing+=("$pkg")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -eq 0 ] && [ "${SERIES_NO_INSTALL:-0}" != 1 ]; then
+		apt_install "${missing[@]}" || die "could not install ${missing[*]}"
+		return 0
+	fi
+	err "missing development headers"
+	printf 'Install them with:\n  apt-get install %s\n' "${missing[*]}" >&2
+	exit "$EX_USAGE"
+}
+
+# now: seconds since the epoch, for durations.
+now() { date +%s; }
+
+# series_load_config: read the pinned base and the series identity.
+series_load_config() {
+	conf_load "$SERIES_CONFIGS/base.conf" BASE_
+	conf_load "$SERIES_CONFIGS/series.conf" SERIES_
+	SERIES_TREE=${SERIES_TREE:-$SERIES_CACHE/linux}
+	SERIES_BUILD=${SERIES_BUILD:-$SERIES_CACHE/build}
+	SERIES_RESULTS=${SERIES_RESULTS:-$SERIES_CACHE/results}
+	SERIES_JOBS=${SERIES_JOBS:-$(nproc)}
+	[[ $SERIES_JOBS =~ ^[1-9][0-9]*$ ]] ||
+		die_usage "SERIES_JOBS must be a positive number, not '$SERIES_JOBS'"
+	export CCACHE_DIR=${CCACHE_DIR:-$SERIES_CACHE/ccache}
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+}
+
+# tgit ARGS...: git in the kernel tree, with settings that make output
+# independent of the user's configuration.
+tgit() {
+	git -C "$SERIES_TREE" -c core.autocrlf=false -c core.safecrlf=false \
+		-c core.abbrev=12 -c diff.algorithm=myers -c diff.renames=true \
+		-c diff.noprefix=false -c diff.mnemonicPrefix=false \
+		-c diff.relative=false -c format.signature= \
+		-c format.coverLetter=false -c format.numbered=auto \
+		-c format.useAutoBase=false -c am.threeWay=false \
+		-c advice.detachedHead=false "$@"
+}
+
+# series_base_rev: the revision the stack applies to.
+series_base_rev() {
+	if [ -n "${SERIES_BASE:-}" ]; then
+		printf '%s\n' "$SERIES_BASE"
+	else
+		printf '%s\n' "$BASE_COMMIT"
+	fi
+}

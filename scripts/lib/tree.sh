@@ -1,0 +1,275 @@
+# SPDX-License-Identifier: GPL-2.0
+# The kernel tree: the deterministic base, applying the stack to a branch
+# and exporting a branch back into patches/ and series.
+
+SERIES_FILE=${SERIES_FILE:-$SERIES_ROOT/series}
+SERIES_PATCHES=${SERIES_PATCHES:-$(dirname "$SERIES_FILE")/patches}
+COVER_LETTER=0000-cover-letter.patch
+
+# series_read: fill PATCHES (file names) from the series file, checked.
+series_read() {
+	local line name opt n=0 f
+	local -A seen=()
+	PATCHES=()
+	[ -r "$SERIES_FILE" ] || die "cannot read series file $SERIES_FILE"
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		line=${line%%#*}
+		read -r name opt <<<"$line" || true
+		[ -n "$name" ] || continue
+		[ -z "$opt" ] || [ "$opt" = -p1 ] ||
+			die "$SERIES_FILE:$n: unsupported option '$opt' for $name (only -p1)"
+		[[ $name =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*\.patch$ ]] ||
+			die "$SERIES_FILE:$n: bad patch name '$name'"
+		[ "$name" != "$COVER_LETTER" ] ||
+			die "$SERIES_FILE:$n: the cover letter is not a patch of the stack"
+		[ -z "${seen[$name]:-}" ] ||
+			die "$SERIES_FILE:$n: $name is listed twice (first on line ${seen[$name]})"
+		[ -f "$SERIES_PATCHES/$name" ] ||
+			die "$SERIES_FILE:$n: patch file patches/$name does not exist"
+		seen[$name]=$n
+		PATCHES+=("$name")
+	done <"$SERIES_FILE"
+	for f in "$SERIES_PATCHES"/*.patch; do
+		[ -e "$f" ] || continue
+		name=${f##*/}
+		[ "$name" = "$COVER_LETTER" ] && continue
+		[ -n "${seen[$name]:-}" ] ||
+			die "patches/$name is not listed in $(basename "$SERIES_FILE")"
+	done
+	return 0
+}
+
+# patch_subject FILE: the subject of a patch file, without [PATCH k/N].
+patch_subject() {
+	sed -n '/^Subject: /{s/^Subject: *//;:a;n;/^[ \t]/{s/^[ \t]*/ /;H;ba};x;G;s/\n//g;p;q}' "$1" |
+		sed 's/^\[[^]]*\] *//'
+}
+
+# The managed base tree: made from the pinned tarball.
+managed_tree() { [ "$SERIES_TREE" = "$SERIES_CACHE/linux" ]; }
+
+base_tarball_check() {
+	local tarball=$1 sum
+	if [ ! -e "$tarball" ]; then
+		[ "$tarball" = "$BASE_TARBALL" ] ||
+			die "tarball $tarball does not exist (SERIES_TARBALL)"
+		if [ "$(id -u)" -eq 0 ] && [ "${SERIES_NO_INSTALL:-0}" != 1 ]; then
+			info "installing $BASE_DEB_PACKAGE=$BASE_DEB_VERSION"
+			apt_install "$BASE_DEB_PACKAGE=$BASE_DEB_VERSION" ||
+				die "could not install $BASE_DEB_PACKAGE=$BASE_DEB_VERSION"
+		else
+			err "the base tarball $tarball is missing"
+			printf 'Install it with:\n  apt-get install %s=%s\n' \
+				"$BASE_DEB_PACKAGE" "$BASE_DEB_VERSION" >&2
+			exit "$EX_USAGE"
+		fi
+	fi
+	sum=$(sha256sum "$tarball" | cut -d' ' -f1)
+	if [ "$sum" != "$BASE_SHA256" ]; then
+		if [ "${SERIES_ALLOW_TARBALL:-0}" != 1 ]; then
+			err "$tarball has sha256 $sum"
+			err "expected $BASE_SHA256 ($BASE_DEB_PACKAGE $BASE_DEB_VERSION)"
+			err "set SERIES_ALLOW_TARBALL=1 to make a base from it anyway"
+			exit "$EX_FAIL"
+		fi
+		warn "using unpinned tarball $tarball (sha256 $sum)"
+		return 1
+	fi
+	return 0
+}
+
+# strip_debian_gitignore FILE: drop the block Debian's packaging appends to
+# the top-level .gitignore (it ignores every top-level path).
+strip_debian_gitignore() {
+	local file=$1 n
+	n=$(grep -n '^# Debian packaging: ignore everything at the top level' "$file" | cut -d: -f1)
+	[ -n "$n" ] || return 1
+	[ "$(sed -n "$((n - 1))p" "$file")" = '#' ] &&
+		[ -z "$(sed -n "$((n - 2))p" "$file")" ] &&
+		[ "$(tail -n 2 "$file")" = $'/*\n!/debian/' ] || return 1
+	head -n "$((n - 3))" "$file" >"$file.new" && mv "$file.new" "$file"
+}
+
+base_message() {
+	cat <<EOF
+Linux $BASE_VERSION from Debian $BASE_DEB_PACKAGE $BASE_DEB_VERSION
+
+Import of the kernel source that Debian ships in $BASE_DEB_PACKAGE
+(${BASE_TARBALL##*/}, sha256 $BASE_SHA256).
+
+One change against the tarball: the block that Debian's packaging
+appends to the top-level .gitignore, which ignores every top-level path
+except debian/, is dropped.  With it, git would silently ignore every
+file a patch adds (for example under include/).
+EOF
+}
+
+# cmd_base: make (or verify) the base tree.
+cmd_base() {
+	local tarball pinned=1 tmp commit
+	[ $# -eq 0 ] || die_usage "base takes no arguments"
+	need_base_tools
+	if ! managed_tree; then
+		[ -d "$SERIES_TREE/.git" ] || die "SERIES_TREE=$SERIES_TREE is not a git work tree"
+		[ -n "${SERIES_BASE:-}" ] || die_usage "SERIES_TREE is set: also set SERIES_BASE to the base revision"
+		tgit rev-parse -q --verify "$SERIES_BASE^{commit}" >/dev/null ||
+			die "SERIES_BASE=$SERIES_BASE is not a commit in $SERIES_TREE"
+		info "base: $SERIES_BASE in $SERIES_TREE (user tree)"
+		return 0
+	fi
+	if [ -d "$SERIES_TREE/.git" ]; then
+		commit=$(tgit rev-parse -q --verify "refs/tags/$BASE_TAG^{commit}" 2>/dev/null || true)
+		if [ -n "$commit" ] && [ "$commit" = "$(series_base_rev)" ]; then
+			info "base: $BASE_TAG $commit (cached in $SERIES_TREE)"
+			return 0
+		fi
+		die "$SERIES_TREE exists but its $BASE_TAG is '${commit:-missing}', not $(series_base_rev); remove it to rebuild the base"
+	fi
+	tarball=${SERIES_TARBALL:-$BASE_TARBALL}
+	base_tarball_check "$tarball" || pinned=0
+	mkdir -p "$SERIES_CACHE"
+	tmp=$(mktemp -d "$SERIES_CACHE/base.XXXXXX")
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" EXIT
+	info "base: unpacking ${tarball##*/}"
+	tar -xJf "$tarball" -C "$tmp"
+	[ -d "$tmp/$BASE_TOPDIR" ] || die "$tarball has no top-level $BASE_TOPDIR/"
+	strip_debian_gitignore "$tmp/$BASE_TOPDIR/.gitignore" ||
+		{ [ "$pinned" = 0 ] || die "the Debian block of .gitignore was not found in $tarball"; }
+	info "base: committing the tree"
+	(
+		cd "$tmp/$BASE_TOPDIR"
+		export GIT_AUTHOR_NAME=$BASE_IDENT_NAME GIT_AUTHOR_EMAIL=$BASE_IDENT_EMAIL
+		export GIT_COMMITTER_NAME=$BASE_IDENT_NAME GIT_COMMITTER_EMAIL=$BASE_IDENT_EMAIL
+		export GIT_AUTHOR_DATE=$BASE_DATE GIT_COMMITTER_DATE=$BASE_DATE
+		git init -q -b base .
+		git config core.autocrlf false
+		git config core.fileMode true
+		git add -f -A .
+		base_message | git -c commit.gpgSign=false commit -q --no-verify -F -
+	)
+	commit=$(git -C "$tmp/$BASE_TOPDIR" rev-parse HEAD)
+	if [ "$pinned" = 1 ] && [ -n "$BASE_COMMIT" ] && [ "$commit" != "$BASE_COMMIT" ]; then
+		die "base commit is $commit, expected $BASE_COMMIT (configs/base.conf)"
+	fi
+	git -C "$tmp/$BASE_TOPDIR" tag "$BASE_TAG" "$commit"
+	mv "$tmp/$BASE_TOPDIR" "$SERIES_TREE"
+	rm -rf "$tmp"
+	trap - EXIT
+	info "base: $BASE_TAG $commit in $SERIES_TREE"
+	[ -n "$BASE_COMMIT" ] || warn "configs/base.conf has no BASE_COMMIT; this tree's is $commit"
+}
+
+# tree_require_clean: refuse to touch a work tree with local changes.
+tree_require_clean() {
+	[ -d "$SERIES_TREE/.git" ] || die "no kernel tree at $SERIES_TREE; run '$SERIES_PROG base'"
+	[ -z "$(tgit status --porcelain --untracked-files=no)" ] ||
+		die "the kernel tree $SERIES_TREE has uncommitted changes; commit or stash them first"
+	[ ! -d "$(tgit rev-parse --git-path rebase-apply)" ] ||
+		die "a git am or rebase is in progress in $SERIES_TREE; finish or abort it first"
+}
+
+# cover_description FILE: subject and body of a cover letter, as the
+# branch description that format-patch --cover-from-description=subject
+# turns back into the same cover letter.
+cover_description() {
+	local file=$1
+	patch_subject "$file"
+	echo
+	# The body: after the headers, up to the shortlog "Author (N):".
+	awk 'body && /^[^ ].* \([0-9]+\):$/ { exit }
+	     body { print }
+	     !body && /^$/ { body = 1 }' "$file" |
+		sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+}
+
+# cmd_apply [--branch NAME]: apply the stack to a fresh branch of the base.
+cmd_apply() {
+	local branch=$SERIES_BRANCH base orig k=0 p out file
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--branch) [ $# -ge 2 ] || die_usage "--branch needs a name"; branch=$2; shift 2 ;;
+		*) die_usage "apply: unknown argument '$1'" ;;
+		esac
+	done
+	series_read
+	cmd_base
+	tree_require_clean
+	base=$(series_base_rev)
+	orig=$(tgit symbolic-ref -q --short HEAD || tgit rev-parse HEAD)
+	[ "$orig" != "$branch" ] || orig=$base
+	tgit checkout -q --detach "$base"
+	export GIT_COMMITTER_NAME=$SERIES_IDENT_NAME GIT_COMMITTER_EMAIL=$SERIES_IDENT_EMAIL
+	for p in "${PATCHES[@]}"; do
+		k=$((k + 1))
+		if ! out=$(tgit am -q --committer-date-is-author-date "$SERIES_PATCHES/$p" 2>&1); then
+			tgit am --abort >/dev/null 2>&1 || true
+			tgit checkout -q -f "$orig"
+			file=$(printf '%s\n' "$out" | sed -n 's/^error: patch failed: //p;s/^error: \(.*\): does not exist in index$/\1/p;s/^error: \(.*\): already exists in index$/\1/p' | head -n 1)
+			printf '%s\n' "$out" | sed 's/^/  /' >&2
+			die "patch $k ($p) does not apply${file:+: $file}; the tree is back at $orig"
+		fi
+	done
+	tgit checkout -q -B "$branch"
+	if [ -f "$SERIES_PATCHES/$COVER_LETTER" ]; then
+		tgit config "branch.$branch.description" "$(cover_description "$SERIES_PATCHES/$COVER_LETTER")"
+	fi
+	info "applied ${#PATCHES[@]} patches onto $base: branch $branch at $(tgit rev-parse --short HEAD)"
+}
+
+# format_patches BASE TIP DIR: the export format (stable, no varying ids).
+# The cover letter takes its From and Date from the committer identity:
+# the series identity and the tip's commit date, so it is reproducible.
+format_patches() {
+	GIT_COMMITTER_NAME=$SERIES_IDENT_NAME GIT_COMMITTER_EMAIL=$SERIES_IDENT_EMAIL \
+	GIT_COMMITTER_DATE=$(tgit log -1 --format=%cI "$2") \
+	tgit format-patch -q --no-signature --zero-commit --numbered \
+		--subject-prefix=PATCH --no-encode-email-headers \
+		--stat=80 --stat-graph-width=20 --summary -M --base="$1" \
+		--cover-letter --cover-from-description=subject \
+		-o "$3" "$1..$2"
+}
+
+# cmd_export [--branch NAME] [-o DIR]: write a branch back to patches/.
+cmd_export() {
+	local branch=$SERIES_BRANCH out="" base tmp f merges
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--branch) [ $# -ge 2 ] || die_usage "--branch needs a name"; branch=$2; shift 2 ;;
+		-o) [ $# -ge 2 ] || die_usage "-o needs a directory"; out=$2; shift 2 ;;
+		*) die_usage "export: unknown argument '$1'" ;;
+		esac
+	done
+	[ -d "$SERIES_TREE/.git" ] || die "no kernel tree at $SERIES_TREE"
+	tgit rev-parse -q --verify "refs/heads/$branch" >/dev/null || die "no branch $branch in $SERIES_TREE"
+	base=$(series_base_rev)
+	tgit merge-base --is-ancestor "$base" "$branch" || die "branch $branch is not based on $base"
+	merges=$(tgit rev-list --merges "$base..$branch" | wc -l)
+	[ "$merges" -eq 0 ] || die "branch $branch has merge commits; the stack must be linear"
+	[ -n "$(tgit config "branch.$branch.description" || true)" ] ||
+		die "branch $branch has no description (the cover letter); set it with 'git branch --edit-description'"
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" EXIT
+	format_patches "$base" "$branch" "$tmp"
+	if [ -n "$out" ]; then
+		mkdir -p "$out"
+		cp "$tmp"/*.patch "$out"/
+		{ series_header; for f in "$tmp"/*.patch; do [ "${f##*/}" = "$COVER_LETTER" ] || echo "${f##*/}"; done; } >"$out/series"
+	else
+		rm -f "$SERIES_PATCHES"/*.patch
+		mkdir -p "$SERIES_PATCHES"
+		cp "$tmp"/*.patch "$SERIES_PATCHES"/
+		{ series_header; for f in "$tmp"/*.patch; do [ "${f##*/}" = "$COVER_LETTER" ] || echo "${f##*/}"; done; } >"$SERIES_FILE"
+		out=$SERIES_PATCHES
+	fi
+	rm -rf "$tmp"
+	trap - EXIT
+	info "exported $(tgit rev-list --count "$base..$branch") patches of $branch to $out"
+}
+
+series_header() {
+	echo "# The series, in order (quilt series file; patches live in patches/)."
+	echo "# Generated by 'scripts/series export'; the cover letter is $COVER_LETTER."
+}
