@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The bisect-check runner: every patch of the applied stack, in order, on
 # every architecture it affects, judged by the check units under
 # scripts/checks/ against its parent step.
@@ -136,7 +137,7 @@ repro_command() {
 # cmd_bisect: see usage.
 cmd_bisect() {
 	local branch=$SERIES_BRANCH to="" keep_going=0 base k arch check commits=() orig
-	local changes arches first_bad="" any_fail=0 a t0 needed=()
+	local changes arches first_bad="" a t0 needed=()
 	SELECTED_ARCHES=()
 	while [ $# -gt 0 ]; do
 		case $1 in

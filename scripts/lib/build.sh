@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Per-architecture builds: configuration data, Kconfig generation and
 # verification, incremental builds with ccache, and warning sets.
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Common helpers of the series tooling: messages, configuration data,
 # required tools and the locations everything else uses.
 #
@@ -140,11 +141,13 @@ tgit() {
 		-c advice.detachedHead=false "$@"
 }
 
-# series_base_rev: the revision the stack applies to.
+# series_base_rev: the revision the stack applies to: SERIES_BASE in a
+# user tree, else the base tag that 'base' made and verified.
 series_base_rev() {
 	if [ -n "${SERIES_BASE:-}" ]; then
 		printf '%s\n' "$SERIES_BASE"
 	else
-		printf '%s\n' "$BASE_COMMIT"
+		tgit rev-parse -q --verify "refs/tags/$BASE_TAG^{commit}" ||
+			die "no base in $SERIES_TREE; run '$SERIES_PROG base'"
 	fi
 }

@@ -1,0 +1,199 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# The real gates, on the real kernel tree in the cache: the base, applying
+# the stack by git am and by quilt, the export round trip, the
+# bisect-check of the whole stack, and fault injection on copies of it.
+
+# Values of the configuration, for the assertions below.
+gate_config() {
+	series_load_config
+	# shellcheck source=../lib/tree.sh
+	. "$SERIES_ROOT/scripts/lib/tree.sh"
+}
+
+test_gate_base() {
+	gate_config
+	expect_exit 0 out "$SERIES" base
+	assert_eq "$(git -C "$SERIES_TREE" rev-parse "refs/tags/$BASE_TAG^{commit}")" "$BASE_COMMIT" \
+		"base commit (configs/base.conf BASE_COMMIT)"
+	assert_eq "$(git -C "$SERIES_TREE" log -1 --format=%s "$BASE_COMMIT")" \
+		"Linux $BASE_VERSION from Debian $BASE_DEB_PACKAGE $BASE_DEB_VERSION" "base subject"
+	! git -C "$SERIES_TREE" show "$BASE_COMMIT:.gitignore" | grep -q 'Debian packaging' ||
+		fail "the base keeps Debian's top-level .gitignore block"
+}
+TESTS+=(test_gate_base)
+
+test_gate_apply_git_am() {
+	gate_config
+	expect_exit 0 out "$SERIES" apply
+	series_read
+	local commits k=0 c p
+	mapfile -t commits < <(git -C "$SERIES_TREE" rev-list --reverse "$BASE_COMMIT..$SERIES_BRANCH")
+	assert_eq "${#commits[@]}" "${#PATCHES[@]}" "commits on the branch"
+	for p in "${PATCHES[@]}"; do
+		c=${commits[k]}
+		k=$((k + 1))
+		assert_eq "$(git -C "$SERIES_TREE" log -1 --format=%s "$c")" "$(patch_subject "$SERIES_PATCHES/$p")" "subject of patch $k"
+		assert_eq "$(git -C "$SERIES_TREE" log -1 --format='%an <%ae>' "$c")" \
+			"$SERIES_IDENT_NAME <$SERIES_IDENT_EMAIL>" "author of patch $k"
+		git -C "$SERIES_TREE" log -1 --format=%B "$c" |
+			grep -qxF "Signed-off-by: $SERIES_IDENT_NAME <$SERIES_IDENT_EMAIL>" ||
+			fail "patch $k ($p) has no Signed-off-by of the series identity"
+		grep -q '^ [0-9]* files\? changed' "$SERIES_PATCHES/$p" || fail "patch $k ($p) has no diffstat"
+	done
+	# Deterministic: applying again gives the same commits.
+	expect_exit 0 out "$SERIES" apply
+	assert_eq "$(git -C "$SERIES_TREE" rev-parse "$SERIES_BRANCH")" "${commits[-1]}" "tip after a second apply"
+	[ -z "$(git -C "$SERIES_TREE" status --porcelain)" ] || fail "the tree is not clean after apply"
+}
+TESTS+=(test_gate_apply_git_am)
+
+test_gate_export_roundtrip() {
+	gate_config
+	expect_exit 0 out "$SERIES" export -o exported
+	diff -ru "$SERIES_PATCHES" exported --exclude=series >diff.out ||
+		{ head -n 40 diff.out; fail "export after apply differs from patches/"; }
+	diff -u "$SERIES_FILE" exported/series || fail "export after apply differs from series"
+	# The series file names exactly the exported patches (no cover letter).
+	assert_not_contains exported/series "$COVER_LETTER"
+}
+TESTS+=(test_gate_export_roundtrip)
+
+test_gate_apply_quilt() {
+	gate_config
+	need_tools quilt:quilt
+	local wt=$TEST_WORK/quilt-tree tip_tree tree
+	git -C "$SERIES_TREE" worktree add -q --detach "$wt" "$BASE_COMMIT"
+	# shellcheck disable=SC2064
+	trap "git -C '$SERIES_TREE' worktree remove --force '$wt'" EXIT
+	(cd "$wt" && QUILT_PATCHES=$SERIES_PATCHES QUILT_SERIES=$SERIES_FILE \
+		QUILT_PC=$TEST_WORK/pc quilt push -a -q) >out 2>&1 ||
+		{ cat out; fail "quilt push -a failed"; }
+	assert_contains out "Now at patch"
+	tree=$(cd "$wt" && git add -f -A . && git write-tree)
+	tip_tree=$(git -C "$SERIES_TREE" rev-parse "$SERIES_BRANCH^{tree}")
+	assert_eq "$tree" "$tip_tree" "tree after quilt push -a vs. git am"
+}
+TESTS+=(test_gate_apply_quilt)
+
+test_gate_bisect_check() {
+	gate_config
+	local res=$TEST_OUT/bisect
+	expect_exit 0 out env SERIES_RESULTS="$res" "$SERIES" bisect
+	cat out
+	assert_contains out "first bad: none"
+	python3 - "$res/summary.json" "$(arch_list_default | tr '\n' ' ')" <<'EOF' || fail "bisect summary"
+import json, sys
+s = json.load(open(sys.argv[1]))
+arches = sys.argv[2].split()
+assert s["totals"]["fail"] == 0, s["totals"]
+for st in s["steps"][1:]:
+    got = {(r["arch"], r["check"]): r["status"] for r in st["results"]}
+    for a in arches:
+        assert got.get((a, "build")) == "pass", (st["patch"], a, got)
+    assert got.get(("all", "checkpatch")) == "pass", (st["patch"], got)
+    for r in st["results"]:
+        assert not r["new_warnings"], (st["patch"], r)
+print("every patch builds on", " ".join(arches), "with no new warning and passes checkpatch")
+EOF
+}
+TESTS+=(test_gate_bisect_check)
+
+# fault_stack NAME K FILE OLD NEW: a copy of the stack (series file and
+# patches in ./NAME) where patch K also replaces the text OLD by NEW in
+# FILE, a file no later patch touches.  Made with git plumbing from the
+# applied branch and exported by 'series export'.
+fault_stack() {
+	local name=$1 k=$2 file=$3 old=$4 new=$5 commits j c parent blob tree
+	mapfile -t commits < <(tgit rev-list --reverse "$BASE_COMMIT..$SERIES_BRANCH")
+	git -C "$SERIES_TREE" show "${commits[k - 1]}:$file" >orig.txt
+	python3 - orig.txt "$old" "$new" >faulty.txt <<'EOF'
+import sys
+text, old, new = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times"
+sys.stdout.write(text.replace(old, new))
+EOF
+	blob=$(git -C "$SERIES_TREE" hash-object -w --path="$file" faulty.txt)
+	parent=${commits[k - 1]}~1
+	parent=$(git -C "$SERIES_TREE" rev-parse "$parent")
+	for j in $(seq "$k" "${#commits[@]}"); do
+		c=${commits[j - 1]}
+		[ "$j" = "$k" ] || ! git -C "$SERIES_TREE" diff --quiet "$c~1" "$c" -- "$file" ||
+			fail "patch $j touches $file: cannot carry the fault forward"
+		tree=$(GIT_INDEX_FILE=$TEST_WORK/index git -C "$SERIES_TREE" read-tree "$c^{tree}" &&
+			GIT_INDEX_FILE=$TEST_WORK/index git -C "$SERIES_TREE" update-index --cacheinfo "100644,$blob,$file" &&
+			GIT_INDEX_FILE=$TEST_WORK/index git -C "$SERIES_TREE" write-tree)
+		parent=$(git -C "$SERIES_TREE" log -1 --format=%B "$c" |
+			GIT_AUTHOR_NAME=$(git -C "$SERIES_TREE" log -1 --format=%an "$c") \
+			GIT_AUTHOR_EMAIL=$(git -C "$SERIES_TREE" log -1 --format=%ae "$c") \
+			GIT_AUTHOR_DATE=$(git -C "$SERIES_TREE" log -1 --format=%aI "$c") \
+			GIT_COMMITTER_DATE=$(git -C "$SERIES_TREE" log -1 --format=%cI "$c") \
+			git -C "$SERIES_TREE" commit-tree "$tree" -p "$parent")
+	done
+	tgit branch -f "$name-src" "$parent"
+	tgit config "branch.$name-src.description" "$(tgit config "branch.$SERIES_BRANCH.description")"
+	expect_exit 0 export.out "$SERIES" export --branch "$name-src" -o "$TEST_WORK/$name"
+	# shellcheck disable=SC2064
+	trap "git -C '$SERIES_TREE' checkout -q -f '$SERIES_BRANCH'; git -C '$SERIES_TREE' branch -q -D '$name-src' '$name' 2>/dev/null || true" EXIT
+}
+
+test_fault_syntax_error() {
+	gate_config
+	fault_stack fault-syntax 2 arch/s390/kvm/kvm-s390.c \
+		$'int kvm_arch_init_vm(struct kvm *kvm, unsigned long type)\n{\n' \
+		$'int kvm_arch_init_vm(struct kvm *kvm, unsigned long type)\n{\n\tint series_fault = ;\n'
+	local res=$TEST_OUT/fault-syntax
+	expect_exit 0 out env SERIES_FILE="$TEST_WORK/fault-syntax/series" "$SERIES" apply --branch fault-syntax
+	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-syntax/series" SERIES_RESULTS="$res" \
+		"$SERIES" bisect --branch fault-syntax
+	cat out
+	assert_contains out "first bad: patch 2 (0002-"
+	grep -q '^first bad: patch 2 .* on s390: build: build failed: .*kvm-s390.c.*error' out ||
+		fail "the syntax error is not attributed to patch 2 on s390"
+	assert_contains out "reproduce with: scripts/series build s390 "
+	assert_eq "$(cat "$res/0002/x86_64/build/status")" pass "x86_64 at patch 2 (does not build kvm-s390.c)"
+	assert_eq "$(cat "$res/0001/s390/build/status")" pass "s390 at patch 1"
+	[ ! -e "$res/0003" ] || fail "the bisect went on past the first bad patch"
+}
+TESTS+=(test_fault_syntax_error)
+
+test_fault_new_warning() {
+	gate_config
+	local res=$TEST_OUT/fault-warning n
+	n=$(series_read && echo "${#PATCHES[@]}")
+	fault_stack fault-warning "$n" virt/kvm/vfio.c \
+		$'static void kvm_vfio_file_set_kvm(struct file *file, struct kvm *kvm)\n{\n' \
+		$'static void kvm_vfio_file_set_kvm(struct file *file, struct kvm *kvm)\n{\n\tint series_fault_unused;\n'
+	expect_exit 0 out env SERIES_FILE="$TEST_WORK/fault-warning/series" "$SERIES" apply --branch fault-warning
+	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-warning/series" SERIES_RESULTS="$res" \
+		"$SERIES" bisect --branch fault-warning --arch x86_64
+	cat out
+	grep -q "^first bad: patch $n .* on x86_64: build: 1 new warning(s): virt/kvm/vfio.c unused variable 'series_fault_unused'" out ||
+		fail "the new warning is not attributed to patch $n on x86_64"
+	assert_contains "$res/$(printf %04d "$n")/x86_64/build/new-warnings" "series_fault_unused"
+}
+TESTS+=(test_fault_new_warning)
+
+test_fault_patch_does_not_apply() {
+	gate_config
+	series_read
+	local head_before branch_before p
+	mkdir -p broken/patches
+	# Without patch 1, the context of patch 2 is not in the tree.
+	for p in "${PATCHES[@]:1}"; do
+		cp "$SERIES_PATCHES/$p" broken/patches/
+		echo "$p" >>broken/series
+	done
+	head_before=$(git -C "$SERIES_TREE" rev-parse HEAD)
+	branch_before=$(git -C "$SERIES_TREE" symbolic-ref -q HEAD || echo detached)
+	expect_exit 1 out env SERIES_FILE="$PWD/broken/series" "$SERIES" apply --branch fault-noapply
+	assert_contains out "patch 1 (${PATCHES[1]}) does not apply: drivers/vfio/vfio_main.c"
+	assert_eq "$(git -C "$SERIES_TREE" rev-parse HEAD)" "$head_before" "HEAD after a failed apply"
+	assert_eq "$(git -C "$SERIES_TREE" symbolic-ref -q HEAD || echo detached)" "$branch_before" "branch after a failed apply"
+	[ -z "$(git -C "$SERIES_TREE" status --porcelain)" ] || fail "the tree is dirty after a failed apply"
+	! git -C "$SERIES_TREE" rev-parse -q --verify refs/heads/fault-noapply >/dev/null ||
+		fail "a failed apply left the branch fault-noapply behind"
+	[ ! -d "$(git -C "$SERIES_TREE" rev-parse --absolute-git-dir)/rebase-apply" ] ||
+		fail "a failed apply left a git am session behind"
+}
+TESTS+=(test_fault_patch_does_not_apply)

@@ -1,0 +1,303 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Self-tests of the tooling on small fixtures: no kernel build, seconds.
+# Each test runs in its own empty directory ($TEST_WORK) in a subshell.
+
+# A series directory with N trivial patch files named like export makes.
+make_series_fixture() {
+	local dir=$1 n=$2 k
+	mkdir -p "$dir/patches"
+	: >"$dir/series"
+	for k in $(seq 1 "$n"); do
+		printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nSubject: [PATCH %d/%d] test: Patch number\n %d\n\n---\n' \
+			"$k" "$n" "$k" >"$dir/patches/000$k-test-patch-$k.patch"
+		echo "000$k-test-patch-$k.patch" >>"$dir/series"
+	done
+}
+
+test_usage_errors() {
+	expect_exit 2 out "$SERIES"
+	assert_contains out "Usage:"
+	expect_exit 2 out "$SERIES" frobnicate
+	assert_contains out "unknown command 'frobnicate'"
+	expect_exit 0 out "$SERIES" help
+	for v in SERIES_CACHE SERIES_TREE SERIES_BASE SERIES_TARBALL SERIES_ALLOW_TARBALL \
+		SERIES_BUILD SERIES_RESULTS SERIES_FILE SERIES_CONFIGS SERIES_ARCHES \
+		SERIES_JOBS SERIES_NO_INSTALL CCACHE_DIR; do
+		assert_contains out "$v" "help text"
+	done
+	expect_exit 2 out "$SERIES" build
+	assert_contains out "usage: build ARCH [REV]"
+	expect_exit 2 out "$SERIES" build vax
+	assert_contains out "unknown arch 'vax'"
+	expect_exit 2 out "$SERIES" bisect --to zero
+	assert_contains out "--to needs a patch number"
+	expect_exit 2 out "$SERIES" apply --bogus
+	assert_contains out "unknown argument '--bogus'"
+	expect_exit 2 out env SERIES_JOBS=lots "$SERIES" list
+	assert_contains out "SERIES_JOBS must be a positive number"
+	expect_exit 2 out "$SERIES_ROOT/scripts/tests/run" --bogus
+}
+TESTS+=(test_usage_errors)
+
+test_series_parsing() {
+	make_series_fixture s 3
+	expect_exit 0 out env SERIES_FILE="$PWD/s/series" "$SERIES" list
+	assert_eq "$(wc -l <out)" 3 "number of listed patches"
+	assert_contains out $'2\t0002-test-patch-2.patch\ttest: Patch number 2'
+	# Comments, blank lines and -p1 are quilt syntax and accepted.
+	printf '# comment\n\n0001-test-patch-1.patch -p1\n0002-test-patch-2.patch # two\n0003-test-patch-3.patch\n' >s/series
+	expect_exit 0 out env SERIES_FILE="$PWD/s/series" "$SERIES" list
+	assert_eq "$(wc -l <out)" 3 "patches with comments"
+	# A missing patch file is named with its line.
+	echo 0004-missing.patch >>s/series
+	expect_exit 1 out env SERIES_FILE="$PWD/s/series" "$SERIES" list
+	assert_contains out "series:6: patch file patches/0004-missing.patch does not exist"
+	# A duplicate.
+	printf '0001-test-patch-1.patch\n0002-test-patch-2.patch\n0003-test-patch-3.patch\n0001-test-patch-1.patch\n' >s/series
+	expect_exit 1 out env SERIES_FILE="$PWD/s/series" "$SERIES" list
+	assert_contains out "0001-test-patch-1.patch is listed twice (first on line 1)"
+	# A patch file that the series does not list.
+	printf '0001-test-patch-1.patch\n0002-test-patch-2.patch\n' >s/series
+	expect_exit 1 out env SERIES_FILE="$PWD/s/series" "$SERIES" list
+	assert_contains out "patches/0003-test-patch-3.patch is not listed in series"
+	# Unsupported quilt options and the cover letter as a patch.
+	printf '0001-test-patch-1.patch -p0\n' >s/series
+	expect_exit 1 out env SERIES_FILE="$PWD/s/series" "$SERIES" list
+	assert_contains out "unsupported option '-p0'"
+	touch s/patches/0000-cover-letter.patch
+	printf '0000-cover-letter.patch\n' >s/series
+	expect_exit 1 out env SERIES_FILE="$PWD/s/series" "$SERIES" list
+	assert_contains out "the cover letter is not a patch of the stack"
+	# The repository's own series parses.
+	expect_exit 0 out "$SERIES" list
+	[ -s out ] || fail "the repository's series lists no patch"
+}
+TESTS+=(test_series_parsing)
+
+test_conf_load() {
+	(
+		. "$SERIES_ROOT/scripts/lib/common.sh"
+		printf 'ARCH_A=1\n# c\nARCH_B=x y $(z)\n' >good.conf
+		conf_load good.conf ARCH_
+		assert_eq "$ARCH_A" 1
+		assert_eq "$ARCH_B" 'x y $(z)' "values are literal"
+	)
+	printf 'ARCH_A=1\nOTHER=2\n' >bad.conf
+	expect_exit 1 out bash -c '. "$1/scripts/lib/common.sh"; conf_load bad.conf ARCH_' _ "$SERIES_ROOT"
+	assert_contains out "bad.conf:2: unknown key OTHER"
+	printf 'ARCH_A 1\n' >bad2.conf
+	expect_exit 1 out bash -c '. "$1/scripts/lib/common.sh"; conf_load bad2.conf ARCH_' _ "$SERIES_ROOT"
+	assert_contains out "bad2.conf:1: not a KEY=VALUE line"
+	# Every configuration file of the repository loads.
+	for f in "$SERIES_ROOT"/configs/arch/*.conf; do
+		expect_exit 0 out bash -c '. "$1/scripts/lib/common.sh"; conf_load "$2" ARCH_' _ "$SERIES_ROOT" "$f"
+	done
+}
+TESTS+=(test_conf_load)
+
+test_warning_sets() {
+	local W="$SERIES_ROOT/scripts/lib/warnings.py"
+	cat >parent.log <<'EOF'
+  CC      drivers/vfio/vfio_main.o
+/src/linux/drivers/vfio/vfio_main.c: In function 'foo':
+/src/linux/drivers/vfio/vfio_main.c:10:5: warning: unused variable 'a' [-Wunused-variable]
+   10 |  int a;
+../include/linux/x.h:3:1: warning: 'b' defined but not used [-Wunused-function]
+WARNING: modpost: vmlinux: section mismatch in reference: f (section: .text) -> g (section: .init.text)
+EOF
+	cat >child.log <<'EOF'
+/src/linux/drivers/vfio/vfio_main.c:12:5: warning: unused variable 'a' [-Wunused-variable]
+/src/linux/drivers/vfio/vfio_main.c:12:5: warning: unused variable 'a' [-Wunused-variable]
+/src/linux/drivers/vfio/vfio_main.c:40:9: warning: unused variable 'c' [-Wunused-variable]
+/build/x86/arch/x86/gen.c:1: warning: generated
+ld: warning: creating DT_TEXTREL in a PIE
+EOF
+	python3 "$W" extract --strip /src/linux/ --strip /build/x86/ <parent.log >parent.set
+	python3 "$W" extract --strip /src/linux/ --strip /build/x86/ <child.log >child.set
+	assert_eq "$(wc -l <parent.set)" 3 "warnings in the parent log"
+	assert_contains parent.set $'drivers/vfio/vfio_main.c\tunused variable \'a\' [-Wunused-variable]'
+	assert_contains parent.set $'-\tmodpost: vmlinux: section mismatch'
+	# The moved warning is not new, a duplicate counts once, paths are normalised.
+	python3 "$W" new parent.set child.set >new.set
+	assert_eq "$(wc -l <new.set)" 3 "new warnings"
+	assert_contains new.set $'drivers/vfio/vfio_main.c\tunused variable \'c\''
+	assert_contains new.set $'arch/x86/gen.c\tgenerated'
+	assert_contains new.set $'ld\tcreating DT_TEXTREL in a PIE'
+	assert_not_contains new.set "unused variable 'a'"
+	# Sets, not counts: the same warning twice more is still nothing new.
+	cat parent.log parent.log | python3 "$W" extract --strip /src/linux/ >twice.set
+	python3 "$W" new parent.set twice.set >none.set
+	[ ! -s none.set ] || fail "a repeated warning was reported as new"
+	printf 'no tab here\n' >broken.set
+	expect_exit 1 out python3 "$W" new parent.set broken.set
+	assert_contains out "not a 'file<TAB>message' line"
+}
+TESTS+=(test_warning_sets)
+
+# A result tree as the runner writes it: base, two patches, patch 2 fails.
+make_results_fixture() {
+	local r=$1 k a c st
+	mkdir -p "$r"
+	printf 'base=abc\nbranch=b\n' >"$r/meta"
+	printf '0\tbase\tabc\tLinux\n1\t0001-a.patch\tc1\tfirst\n2\t0002-b.patch\tc2\tsecond\n' >"$r/steps"
+	for k in 0 1 2; do
+		for a in x86_64 s390; do
+			c=$r/000$k/$a/build
+			mkdir -p "$c"
+			st=pass
+			[ "$k/$a" != 2/s390 ] || st=fail
+			echo "$st" >"$c/status"
+			echo "summary $k $a" >"$c/summary"
+			echo 3 >"$c/duration"
+			: >"$c/log"
+		done
+		[ "$k" = 0 ] && continue
+		c=$r/000$k/all/checkpatch
+		mkdir -p "$c"
+		echo pass >"$c/status"
+		echo clean >"$c/summary"
+		echo 1 >"$c/duration"
+	done
+	printf 'drivers/x.c\tunused variable\n' >"$r/0002/s390/build/new-warnings"
+}
+
+test_report() {
+	make_results_fixture r
+	expect_exit 0 out python3 "$SERIES_ROOT/scripts/lib/report.py" r
+	assert_contains out "first bad: patch 2 (0002-b.patch) on s390: build: summary 2 s390"
+	assert_contains out "new warning: patch 2 s390: drivers/x.c: unused variable"
+	assert_contains out "totals: pass 7, fail 1, skip 0, warn 0"
+	assert_contains r/summary.txt "all/checkpatch"
+	python3 - r/summary.json <<'EOF' || fail "summary.json content"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["first_bad"]["step"] == 2 and s["first_bad"]["arch"] == "s390", s["first_bad"]
+assert s["totals"] == {"pass": 7, "fail": 1, "skip": 0, "warn": 0}, s["totals"]
+assert [st["step"] for st in s["steps"]] == [0, 1, 2]
+r = [x for x in s["steps"][2]["results"] if x["arch"] == "s390"][0]
+assert r["new_warnings"] == ["drivers/x.c: unused variable"], r
+assert r["log"] == "0002/s390/build/log", r["log"]
+EOF
+	echo bogus >r/0001/x86_64/build/status
+	expect_exit 1 out python3 "$SERIES_ROOT/scripts/lib/report.py" r
+	assert_contains out "bad status 'bogus'"
+}
+TESTS+=(test_report)
+
+test_missing_cross_compiler() {
+	cp -r "$SERIES_ROOT/configs" cfg
+	sed -i 's/^ARCH_CROSS_COMPILE=.*/ARCH_CROSS_COMPILE=nonexistent-linux-gnu-/;s/^ARCH_TOOLCHAIN_PACKAGE=.*/ARCH_TOOLCHAIN_PACKAGE=gcc-nonexistent-linux-gnu/' cfg/arch/s390.conf
+	expect_exit 2 out env SERIES_CONFIGS="$PWD/cfg" SERIES_NO_INSTALL=1 "$SERIES" config s390
+	assert_contains out "missing tool(s): nonexistent-linux-gnu-gcc"
+	assert_contains out "apt-get install gcc-nonexistent-linux-gnu"
+}
+TESTS+=(test_missing_cross_compiler)
+
+test_config_verify() {
+	(
+		. "$SERIES_ROOT/scripts/lib/common.sh"
+		. "$SERIES_ROOT/scripts/lib/build.sh"
+		mkdir -p cfg/kconfig b
+		printf 'CONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\nCONFIG_D="x"\n' >cfg/kconfig/f.config
+		SERIES_CONFIGS=$PWD/cfg ARCH_FRAGMENTS=f.config ARCH_NAME=t ARCH_BUILD_DIR=$PWD/b
+		printf 'CONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\nCONFIG_D="x"\n' >b/.config
+		config_verify 2>err || fail "a complete .config was rejected: $(cat err)"
+		printf 'CONFIG_A=y\nCONFIG_B=y\nCONFIG_C=y\n' >b/.config
+		! config_verify 2>err || fail "a .config with dropped options was accepted"
+		assert_contains err "t: CONFIG_B=m requested by configs/kconfig/f.config, but .config has CONFIG_B=y"
+		assert_contains err "CONFIG_C=n requested"
+		assert_contains err "CONFIG_D=\"x\" requested by configs/kconfig/f.config, but .config has CONFIG_D=n"
+		assert_not_contains err "CONFIG_A="
+	)
+}
+TESTS+=(test_config_verify)
+
+# A tiny stand-in for the Debian tarball, with the packaging block.
+make_tarball_fixture() {
+	mkdir -p t/linux-source-6.12/include
+	printf 'obj-y += x.o\n' >t/linux-source-6.12/Makefile
+	printf '#\n# Normal rules\n#\n*.o\n\n#\n# Debian packaging: ignore everything at the top level, since it isn'"'"'t\n# included in our repository\n#\n/*\n!/debian/\n' >t/linux-source-6.12/.gitignore
+	echo '/* x */' >t/linux-source-6.12/include/x.h
+	tar -C t -cJf fake.tar.xz linux-source-6.12
+}
+
+test_base_tarball() {
+	make_tarball_fixture
+	expect_exit 1 out env SERIES_CACHE="$PWD/c1" SERIES_TARBALL="$PWD/fake.tar.xz" "$SERIES" base
+	assert_contains out "fake.tar.xz has sha256"
+	assert_contains out "set SERIES_ALLOW_TARBALL=1"
+	[ ! -e c1/linux ] || fail "a refused tarball left a tree behind"
+	expect_exit 0 out env SERIES_CACHE="$PWD/c1" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1 "$SERIES" base
+	expect_exit 0 out2 env SERIES_CACHE="$PWD/c2" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1 "$SERIES" base
+	# Deterministic: the same tarball gives the same commit anywhere.
+	assert_eq "$(git -C c1/linux rev-parse HEAD)" "$(git -C c2/linux rev-parse HEAD)" "base commit of two caches"
+	assert_eq "$(git -C c1/linux log -1 --format='%an <%ae> %ad %cn %cd' --date=iso-strict)" \
+		"Debian linux-source importer <linux-source@debian.invalid> 2025-11-28T00:00:00+00:00 Debian linux-source importer 2025-11-28T00:00:00+00:00"
+	# The Debian block is gone: a new file under include/ is not ignored.
+	assert_not_contains c1/linux/.gitignore "Debian packaging"
+	assert_contains c1/linux/.gitignore "*.o"
+	touch c1/linux/include/new.h
+	git -C c1/linux status --porcelain | grep -q 'include/new.h' || fail "include/new.h is ignored"
+	# A second run verifies instead of rebuilding.
+	expect_exit 0 out env SERIES_CACHE="$PWD/c1" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1 "$SERIES" base
+	assert_contains out "cached in"
+	# A user tree needs SERIES_BASE.
+	expect_exit 2 out env SERIES_TREE="$PWD/c1/linux" "$SERIES" base
+	assert_contains out "also set SERIES_BASE"
+	expect_exit 1 out env SERIES_TREE="$PWD/c1/linux" SERIES_BASE=nosuchrev "$SERIES" base
+	assert_contains out "SERIES_BASE=nosuchrev is not a commit"
+}
+TESTS+=(test_base_tarball)
+
+test_check_units() {
+	local d name
+	for d in "$SERIES_ROOT"/scripts/checks/*/; do
+		name=$(basename "$d")
+		[ -x "$d/run" ] || fail "check $name has no executable run"
+		expect_exit 0 out bash -c '. "$1/scripts/lib/common.sh"; conf_load "$2" CHECK_' _ "$SERIES_ROOT" "$d/manifest"
+		for k in CHECK_DESCRIPTION CHECK_SCOPE CHECK_PER_ARCH CHECK_ORDER CHECK_REPRO; do
+			grep -q "^$k=" "$d/manifest" || fail "check $name: manifest has no $k"
+		done
+	done
+	# The runner maps exit codes to verdicts and enforces the summary.
+	mkdir -p checks/fake results
+	printf 'CHECK_DESCRIPTION=t\nCHECK_SCOPE=patch\nCHECK_PER_ARCH=0\nCHECK_ORDER=1\nCHECK_TOOLS=no-such-tool-xyz:no-such-package\nCHECK_REPRO=x\n' >checks/fake/manifest
+	printf '#!/bin/sh\necho s >"$SERIES_CHECK_RESULT_DIR/summary"\nexit 0\n' >checks/fake/run
+	chmod +x checks/fake/run
+	cat >drive.sh <<'EOF'
+set -euo pipefail
+. "$1/scripts/lib/common.sh"
+. "$1/scripts/lib/bisect.sh"
+SERIES_CHECKS=$PWD/checks SERIES_RESULTS=$PWD/results SERIES_TREE=$PWD NSTEPS=1
+STEP_PARENT='' STEP_PATCH='' STEP_CHANGES='' STEP_SUBJECT=t
+SERIES_NO_INSTALL=1
+check_load fake
+run_check 1 "" fake
+echo "status=$LAST_STATUS"
+EOF
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	assert_contains out "status=skip"
+	assert_contains results/0001/all/fake/summary "SKIP: missing tool: no-such-tool-xyz (Debian package no-such-package)"
+	sed -i 's/^CHECK_TOOLS=.*/CHECK_TOOLS=sh:dash/' checks/fake/manifest
+	for rc in 0:pass 250:warn 4:skip 1:fail 3:fail; do
+		sed -i "s/^exit .*/exit ${rc%%:*}/" checks/fake/run
+		expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+		assert_contains out "status=${rc#*:}"
+	done
+	printf '#!/bin/sh\nexit 0\n' >checks/fake/run
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	assert_contains out "status=fail"
+	assert_contains results/0001/all/fake/summary "check wrote no summary"
+}
+TESTS+=(test_check_units)
+
+test_shellcheck() {
+	if ! command -v shellcheck >/dev/null 2>&1; then
+		[ "$(id -u)" -eq 0 ] && apt_install shellcheck || skip "shellcheck not installed (Debian package shellcheck)"
+	fi
+	cd "$SERIES_ROOT" || exit
+	shellcheck -x -S warning scripts/series scripts/lib/*.sh scripts/checks/*/run \
+		scripts/tests/run scripts/tests/*.sh .ci/run || fail "shellcheck reports warnings"
+}
+TESTS+=(test_shellcheck)
