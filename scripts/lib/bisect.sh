@@ -241,13 +241,13 @@ cmd_bisect() {
 	return 0
 }
 
-# note_failure STEP ARCH CHECK: remember the first failing patch.
+# note_failure STEP ARCH CHECK: remember how to reproduce the first failure
+# (the report names it: "first bad: patch K (FILE) on ARCH: CHECK: ...").
 note_failure() {
 	[ "$LAST_STATUS" = fail ] || return 0
 	[ -z "$first_bad" ] || return 0
 	local k=$1 a=$2 check=$3
-	first_bad="first bad: patch $k (${PATCHES[k - 1]}) on ${a:-all arches}: $check: $(head -n 1 "$SERIES_RESULTS/$(printf '%04d' "$k")/${a:-all}/$check/summary")
-reproduce with: $(repro_command "$check" "$a" "${commits[k - 1]}" "$STEP_PATCH")"
+	first_bad="reproduce patch $k with: $(repro_command "$check" "$a" "${commits[k - 1]}" "$STEP_PATCH")"
 }
 
 # cmd_check: the main job.

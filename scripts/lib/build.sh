@@ -62,9 +62,10 @@ arch_config_key() {
 	} | sha256sum | cut -c1-16
 }
 
-# kmake ARGS...: make in the kernel tree for the loaded arch.
+# kmake ARGS...: make in the kernel tree for the loaded arch, in the C
+# locale (the kernel Makefile unexports LC_ALL, so LANG and LC_CTYPE too).
 kmake() {
-	make -C "$SERIES_TREE" O="$ARCH_BUILD_DIR" ARCH="$ARCH_KBUILD" \
+	env -u LC_ALL LANG=C LC_CTYPE=C LC_MESSAGES=C make -C "$SERIES_TREE" O="$ARCH_BUILD_DIR" ARCH="$ARCH_KBUILD" \
 		CROSS_COMPILE="$ARCH_CROSS_COMPILE" \
 		CC="ccache ${ARCH_CROSS_COMPILE}gcc" HOSTCC="ccache gcc" \
 		KBUILD_BUILD_TIMESTAMP="$BASE_DATE" KBUILD_BUILD_USER=series \

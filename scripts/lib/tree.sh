@@ -240,7 +240,8 @@ format_patches() {
 		-o "$3" "$1..$2"
 }
 
-# cmd_export [--branch NAME] [-o DIR]: write a branch back to patches/.
+# cmd_export [--branch NAME] [-o DIR]: write a branch back to patches/ and
+# series, or to DIR/patches/ and DIR/series.
 cmd_export() {
 	local branch=$SERIES_BRANCH out="" base tmp f merges
 	while [ $# -gt 0 ]; do
@@ -262,20 +263,22 @@ cmd_export() {
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" EXIT
 	format_patches "$base" "$branch" "$tmp"
+	local series=$SERIES_FILE patches=$SERIES_PATCHES
 	if [ -n "$out" ]; then
-		mkdir -p "$out"
-		cp "$tmp"/*.patch "$out"/
-		{ series_header; for f in "$tmp"/*.patch; do [ "${f##*/}" = "$COVER_LETTER" ] || echo "${f##*/}"; done; } >"$out/series"
-	else
-		rm -f "$SERIES_PATCHES"/*.patch
-		mkdir -p "$SERIES_PATCHES"
-		cp "$tmp"/*.patch "$SERIES_PATCHES"/
-		{ series_header; for f in "$tmp"/*.patch; do [ "${f##*/}" = "$COVER_LETTER" ] || echo "${f##*/}"; done; } >"$SERIES_FILE"
-		out=$SERIES_PATCHES
+		series=$out/series patches=$out/patches
 	fi
+	mkdir -p "$patches"
+	rm -f "$patches"/*.patch
+	cp "$tmp"/*.patch "$patches"/
+	{
+		series_header
+		for f in "$tmp"/*.patch; do
+			[ "${f##*/}" = "$COVER_LETTER" ] || echo "${f##*/}"
+		done
+	} >"$series"
 	rm -rf "$tmp"
 	trap - EXIT
-	info "exported $(tgit rev-list --count "$base..$branch") patches of $branch to $out"
+	info "exported $(tgit rev-list --count "$base..$branch") patches of $branch to $series and $patches/"
 }
 
 series_header() {

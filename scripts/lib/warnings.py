@@ -13,6 +13,7 @@ Set files hold one "file<TAB>message" line per warning, sorted.
 """
 
 import argparse
+import os
 import re
 import sys
 
@@ -28,15 +29,17 @@ def normalise(path, prefixes):
         if p and path.startswith(p):
             path = path[len(p):]
             break
-    while path.startswith("./"):
-        path = path[2:]
-    return path
+    return os.path.normpath(path) if path not in ("", "-") else path
+
+
+# gcc quotes with typographic quotes in UTF-8 locales: one key either way.
+QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'"})
 
 
 def extract(lines, prefixes):
     found = set()
     for line in lines:
-        line = line.rstrip("\n")
+        line = line.rstrip("\n").translate(QUOTES)
         m = DIAG.match(line)
         if m:
             found.add((normalise(m.group("file"), prefixes), m.group("msg")))

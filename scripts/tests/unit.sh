@@ -111,6 +111,7 @@ EOF
 /src/linux/drivers/vfio/vfio_main.c:12:5: warning: unused variable 'a' [-Wunused-variable]
 /src/linux/drivers/vfio/vfio_main.c:40:9: warning: unused variable 'c' [-Wunused-variable]
 /build/x86/arch/x86/gen.c:1: warning: generated
+/src/linux/arch/x86/kvm/../../../virt/kvm/vfio.c:9:2: warning: unused variable ‘v’ [-Wunused-variable]
 ld: warning: creating DT_TEXTREL in a PIE
 EOF
 	python3 "$W" extract --strip /src/linux/ --strip /build/x86/ <parent.log >parent.set
@@ -120,7 +121,8 @@ EOF
 	assert_contains parent.set $'-\tmodpost: vmlinux: section mismatch'
 	# The moved warning is not new, a duplicate counts once, paths are normalised.
 	python3 "$W" new parent.set child.set >new.set
-	assert_eq "$(wc -l <new.set)" 3 "new warnings"
+	assert_eq "$(wc -l <new.set)" 4 "new warnings"
+	assert_contains new.set $'virt/kvm/vfio.c\tunused variable \'v\''
 	assert_contains new.set $'drivers/vfio/vfio_main.c\tunused variable \'c\''
 	assert_contains new.set $'arch/x86/gen.c\tgenerated'
 	assert_contains new.set $'ld\tcreating DT_TEXTREL in a PIE'
