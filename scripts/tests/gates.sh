@@ -9,6 +9,8 @@ gate_config() {
 	series_load_config
 	# shellcheck source=../lib/tree.sh
 	. "$SERIES_ROOT/scripts/lib/tree.sh"
+	# shellcheck source=../lib/build.sh
+	. "$SERIES_ROOT/scripts/lib/build.sh"
 }
 
 test_gate_base() {
@@ -22,6 +24,19 @@ test_gate_base() {
 		fail "the base keeps Debian's top-level .gitignore block"
 }
 TESTS+=(test_gate_base)
+
+test_gate_configs() {
+	gate_config
+	local a
+	# Every arch of the matrix configures, and keeps every fragment option.
+	for a in $(arch_list_all); do
+		expect_exit 0 "config-$a.out" env SERIES_BUILD="$TEST_WORK/build" "$SERIES" config "$a"
+		assert_contains "config-$a.out" "$a: $TEST_WORK/build/$a/.config ok"
+		grep -q '^CONFIG_KVM=[ym]$' "$TEST_WORK/build/$a/.config" || fail "$a: KVM is not enabled"
+		grep -q '^CONFIG_VFIO=m$' "$TEST_WORK/build/$a/.config" || fail "$a: VFIO is not a module"
+	done
+}
+TESTS+=(test_gate_configs)
 
 test_gate_apply_git_am() {
 	gate_config
