@@ -89,6 +89,7 @@ run_check() {
 				SERIES_CHECK_ARCH=$arch SERIES_CHECK_RESULT_DIR=$dir \
 				SERIES_CHECK_BUILD_DIR=${arch:+$SERIES_BUILD/$arch} \
 				SERIES_CHECK_PARENT=$STEP_PARENT SERIES_CHECK_PATCH=$STEP_PATCH \
+				SERIES_CHECK_BASE=$STEP_BASE \
 				SERIES_CHECK_CHANGES=$STEP_CHANGES
 			exec "$SERIES_CHECKS/$check/run"
 		) >"$dir/output" 2>&1 </dev/null
@@ -137,11 +138,12 @@ repro_command() {
 # cmd_bisect: see usage.
 cmd_bisect() {
 	local branch=$SERIES_BRANCH to="" keep_going=0 base k arch check commits=() orig
-	local changes arches first_bad="" a t0 needed=()
+	local changes arches first_bad="" a t0 needed=() selected_checks=() c
 	SELECTED_ARCHES=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--arch) [ $# -ge 2 ] || die_usage "--arch needs an arch"; arch_load "$2"; SELECTED_ARCHES+=("$2"); shift 2 ;;
+		--check) [ $# -ge 2 ] || die_usage "--check needs a check name"; selected_checks+=("$2"); shift 2 ;;
 		--to) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die_usage "--to needs a patch number"; to=$2; shift 2 ;;
 		--keep-going) keep_going=1; shift ;;
 		--branch) [ $# -ge 2 ] || die_usage "--branch needs a name"; branch=$2; shift 2 ;;
@@ -151,6 +153,12 @@ cmd_bisect() {
 	need_base_tools
 	series_read
 	checks_discover
+	if [ ${#selected_checks[@]} -gt 0 ]; then
+		for c in "${selected_checks[@]}"; do
+			[[ " ${CHECKS[*]} " == *" $c "* ]] || die_usage "--check: no check '$c' (have: ${CHECKS[*]})"
+		done
+		CHECKS=("${selected_checks[@]}")
+	fi
 	tree_require_clean
 	base=$(series_base_rev)
 	tgit rev-parse -q --verify "refs/heads/$branch" >/dev/null ||
@@ -194,15 +202,20 @@ cmd_bisect() {
 
 	# Step 0: the reference every first patch is judged against.
 	tgit checkout -q --detach "$base"
+	STEP_BASE=$(tgit rev-parse "$base")
 	STEP_PARENT='' STEP_PATCH='' STEP_CHANGES='' STEP_SUBJECT="base $(tgit log -1 --format=%h "$base")"
-	for a in "${needed[@]}"; do
-		for check in "${CHECKS[@]}"; do
-			check_load "$check"
-			[ "$CHECK_AT_BASE" = 1 ] && [ "$CHECK_PER_ARCH" = 1 ] || continue
-			run_check 0 "$a" "$check"
-			[ "$LAST_STATUS" != fail ] ||
-				die "the base does not pass '$check' on $a: $(head -n 1 "$SERIES_RESULTS/0000/$a/$check/summary"); log: $SERIES_RESULTS/0000/$a/$check/log"
-		done
+	for check in "${CHECKS[@]}"; do
+		check_load "$check"
+		[ "$CHECK_AT_BASE" = 1 ] || continue
+		if [ "$CHECK_PER_ARCH" = 1 ]; then
+			for a in "${needed[@]}"; do
+				run_check 0 "$a" "$check"
+				base_must_pass "$a" "$check"
+			done
+		else
+			run_check 0 "" "$check"
+			base_must_pass "" "$check"
+		fi
 	done
 
 	for k in $(seq 1 "$to"); do
@@ -239,6 +252,13 @@ cmd_bisect() {
 		return 1
 	fi
 	return 0
+}
+
+# base_must_pass ARCH CHECK: a reference that fails is a set-up error.
+base_must_pass() {
+	local r=$SERIES_RESULTS/0000/${1:-all}/$2
+	[ "$LAST_STATUS" != fail ] ||
+		die "the base does not pass '$2'${1:+ on $1}: $(head -n 1 "$r/summary"); log: $r/log"
 }
 
 # note_failure STEP ARCH CHECK: remember how to reproduce the first failure

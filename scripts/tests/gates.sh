@@ -107,9 +107,11 @@ for st in s["steps"][1:]:
     for a in arches:
         assert got.get((a, "build")) == "pass", (st["patch"], a, got)
     assert got.get(("all", "checkpatch")) == "pass", (st["patch"], got)
+    assert got.get(("all", "abi-arm64")) == "pass", (st["patch"], got)
     for r in st["results"]:
         assert not r["new_warnings"], (st["patch"], r)
-print("every patch builds on", " ".join(arches), "with no new warning and passes checkpatch")
+print("every patch builds on", " ".join(arches),
+      "with no new warning, keeps the arm64 KVM ABI and passes checkpatch")
 EOF
 }
 TESTS+=(test_gate_bisect_check)
@@ -212,3 +214,22 @@ test_fault_patch_does_not_apply() {
 		fail "a failed apply left a git am session behind"
 }
 TESTS+=(test_fault_patch_does_not_apply)
+
+test_fault_abi_change() {
+	gate_config
+	local res=$TEST_OUT/fault-abi n
+	n=$(series_read && echo "${#PATCHES[@]}")
+	# A member of struct kvm_regs shrinks in the last patch.
+	fault_stack fault-abi "$n" arch/arm64/include/uapi/asm/kvm.h \
+		$'struct kvm_regs {\n\tstruct user_pt_regs regs;\t/* sp = sp_el0 */\n\n\t__u64\tsp_el1;' \
+		$'struct kvm_regs {\n\tstruct user_pt_regs regs;\t/* sp = sp_el0 */\n\n\t__u32\tsp_el1;'
+	expect_exit 0 out env SERIES_FILE="$TEST_WORK/fault-abi/series" "$SERIES" apply --branch fault-abi
+	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-abi/series" SERIES_RESULTS="$res" \
+		"$SERIES" bisect --branch fault-abi --check abi-arm64
+	cat out
+	grep -q "^first bad: patch $n .* on all: abi-arm64: ABI differs from the base: first difference: -.*__u64 *sp_el1;" out ||
+		fail "the ABI change is not attributed to patch $n"
+	assert_eq "$(cat "$res/0001/all/abi-arm64/status")" pass "patch 1 keeps the ABI"
+	assert_contains "$res/$(printf %04d "$n")/all/abi-arm64/abi.diff" "+	__u32                      sp_el1;"
+}
+TESTS+=(test_fault_abi_change)

@@ -272,7 +272,7 @@ set -euo pipefail
 . "$1/scripts/lib/common.sh"
 . "$1/scripts/lib/bisect.sh"
 SERIES_CHECKS=$PWD/checks SERIES_RESULTS=$PWD/results SERIES_TREE=$PWD NSTEPS=1
-STEP_PARENT='' STEP_PATCH='' STEP_CHANGES='' STEP_SUBJECT=t
+STEP_PARENT='' STEP_PATCH='' STEP_CHANGES='' STEP_SUBJECT=t STEP_BASE=''
 SERIES_NO_INSTALL=1
 check_load fake
 run_check 1 "" fake
