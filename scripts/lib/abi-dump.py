@@ -43,9 +43,10 @@ def layouts(cc, include, tu, work):
     r = run(["pahole", "--sort", obj])
     if r.returncode:
         raise RuntimeError(f"pahole failed:\n{r.stderr}")
-    # Cacheline annotations are about the host's cache, not the ABI.
-    keep = [l for l in r.stdout.splitlines()
-            if "cacheline" not in l and "last cacheline" not in l]
+    # Cacheline annotations are about the host's cache, not the ABI; the
+    # size line stays, without its cacheline count.
+    keep = [re.sub(r", cachelines: \d+", "", l) for l in r.stdout.splitlines()
+            if not re.match(r"\s*/\* (--- cacheline|last cacheline)", l)]
     out, block = [], []
     for line in keep:
         block.append(line)

@@ -8,20 +8,21 @@ SERIES_CHECKS=${SERIES_CHECKS:-$SERIES_ROOT/scripts/checks}
 
 # checks_discover: fill CHECKS with the check names, by CHECK_ORDER.
 checks_discover() {
-	local m name order
+	local m name order list=""
 	CHECKS=()
-	while read -r order name; do
-		CHECKS+=("$name")
-	done < <(for m in "$SERIES_CHECKS"/*/manifest; do
+	for m in "$SERIES_CHECKS"/*/manifest; do
 		[ -e "$m" ] || continue
 		name=${m%/manifest}
 		name=${name##*/}
 		[ -x "$SERIES_CHECKS/$name/run" ] || die "check $name has no executable $SERIES_CHECKS/$name/run"
 		order=$(conf_get "$m" CHECK_ORDER)
 		[[ $order =~ ^[0-9]+$ ]] || die "$m: CHECK_ORDER must be a number"
-		printf '%s %s\n' "$order" "$name"
-	done | sort -k1,1n -k2,2)
-	[ ${#CHECKS[@]} -gt 0 ] || die "no checks found in $SERIES_CHECKS"
+		list+="$order $name"$'\n'
+	done
+	[ -n "$list" ] || die "no checks found in $SERIES_CHECKS"
+	while read -r order name; do
+		CHECKS+=("$name")
+	done < <(printf '%s' "$list" | sort -k1,1n -k2,2)
 }
 
 # check_load NAME: read a check's manifest into CHECK_* variables.
@@ -64,7 +65,17 @@ affected_arches() {
 		[ ${#SELECTED_ARCHES[@]} -eq 0 ] || [[ " ${SELECTED_ARCHES[*]} " == *" $a "* ]] || continue
 		out+=("$a")
 	done
-	printf '%s\n' "${out[@]}"
+	[ ${#out[@]} -eq 0 ] || printf '%s\n' "${out[@]}"
+}
+
+# patch_id: the stable patch id of a patch on stdin.
+patch_id() {
+	tgit patch-id --stable | cut -d' ' -f1
+}
+
+# step_paths COMMIT: every path a commit touches, old and new names.
+step_paths() {
+	tgit diff --name-status -M "$1~1" "$1" | cut -f2- | tr '\t' '\n'
 }
 
 # run_check STEP ARCH CHECK: run one check unit; sets LAST_STATUS.
@@ -176,8 +187,9 @@ cmd_bisect() {
 	orig=$(tgit symbolic-ref -q --short HEAD || tgit rev-parse HEAD)
 	# shellcheck disable=SC2064
 	trap "rm -f '$changes'; tgit checkout -q -f '$orig' 2>/dev/null || true" EXIT
+	[ -z "${SERIES_ARCHES:-}" ] || arch_list_default >/dev/null
 	for k in $(seq 1 "$to"); do
-		tgit diff --name-only "${commits[k - 1]}~1" "${commits[k - 1]}" >"$changes"
+		step_paths "${commits[k - 1]}" >"$changes"
 		for a in $(affected_arches "$changes"); do
 			[[ " ${needed[*]} " == *" $a "* ]] || needed+=("$a")
 		done
@@ -221,14 +233,20 @@ cmd_bisect() {
 	for k in $(seq 1 "$to"); do
 		STEP_PARENT=${commits[k - 1]}~1
 		STEP_PARENT=$(tgit rev-parse "$STEP_PARENT")
-		STEP_PATCH=$SERIES_PATCHES/${PATCHES[k - 1]}
 		STEP_SUBJECT=$(tgit log -1 --format=%s "${commits[k - 1]}")
 		STEP_CHANGES=$SERIES_RESULTS/$(printf '%04d' "$k")/changes
 		mkdir -p "${STEP_CHANGES%/*}"
+		# The checks judge the commit under test, also after a rebase that
+		# was not exported yet; say so when patches/ differs from it.
+		STEP_PATCH=$SERIES_RESULTS/$(printf '%04d' "$k")/${PATCHES[k - 1]}
+		tgit format-patch -q --stdout --no-signature --zero-commit --stat=80 \
+			--stat-graph-width=20 --summary -M -1 "${commits[k - 1]}" >"$STEP_PATCH"
+		[ "$(patch_id <"$STEP_PATCH")" = "$(patch_id <"$SERIES_PATCHES/${PATCHES[k - 1]}")" ] ||
+			warn "patch $k: branch $branch differs from patches/${PATCHES[k - 1]}; judging the branch (run '$SERIES_PROG export')"
 		tgit diff --name-status -M "$STEP_PARENT" "${commits[k - 1]}" >"$STEP_CHANGES"
 		printf '%d\t%s\t%s\t%s\n' "$k" "${PATCHES[k - 1]}" "${commits[k - 1]}" "$STEP_SUBJECT" >>"$SERIES_RESULTS/steps"
 		tgit checkout -q --detach "${commits[k - 1]}"
-		cut -f2- "$STEP_CHANGES" | tr '\t' '\n' >"$changes"
+		step_paths "${commits[k - 1]}" >"$changes"
 		mapfile -t arches < <(affected_arches "$changes")
 		for check in "${CHECKS[@]}"; do
 			check_load "$check"
@@ -247,6 +265,15 @@ cmd_bisect() {
 	echo "finished=$(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$SERIES_RESULTS/meta"
 	echo "duration=$(($(now) - t0))" >>"$SERIES_RESULTS/meta"
 	python3 "$SERIES_ROOT/scripts/lib/report.py" "$SERIES_RESULTS" >&2
+	# A skip is never a pass: list every one.
+	grep -H '' "$SERIES_RESULTS"/[0-9]*/*/*/status 2>/dev/null | grep ':skip$' |
+		while IFS= read -r line; do
+			line=${line%/status:skip}
+			printf 'SKIPPED: %s: %s\n' "${line#"$SERIES_RESULTS"/}" "$(head -n 1 "$line/summary")" >&2
+		done
+	if [ ${#needed[@]} -eq 0 ]; then
+		warn "no arch of the selection is affected by patches 1-$to: nothing was built"
+	fi
 	if [ -n "$first_bad" ]; then
 		printf '%s\n' "$first_bad" >&2
 		return 1

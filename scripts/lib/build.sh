@@ -107,23 +107,25 @@ arch_config() {
 		return 0
 	fi
 	for f in $ARCH_FRAGMENTS; do
-		[ -f "$SERIES_CONFIGS/kconfig/$f" ] || die "configs/arch/$ARCH_NAME.conf: no fragment configs/kconfig/$f"
+		[ -f "$SERIES_CONFIGS/kconfig/$f" ] || { err "configs/arch/$ARCH_NAME.conf: no fragment configs/kconfig/$f"; return 1; }
 		frags+=("$SERIES_CONFIGS/kconfig/$f")
 	done
 	rm -f "$ARCH_BUILD_DIR/.series-config-key"
-	kmake -s "$ARCH_BASE_CONFIG" >/dev/null
+	# Explicit returns: callers use "arch_config || ...", which turns off -e.
+	kmake -s "$ARCH_BASE_CONFIG" >/dev/null || { err "$ARCH_NAME: make $ARCH_BASE_CONFIG failed"; return 1; }
 	(cd "$ARCH_BUILD_DIR" && ARCH=$ARCH_KBUILD CROSS_COMPILE=$ARCH_CROSS_COMPILE \
 		"$SERIES_TREE/scripts/kconfig/merge_config.sh" -m -O "$ARCH_BUILD_DIR" \
-		"$ARCH_BUILD_DIR/.config" "${frags[@]}" >/dev/null)
-	kmake -s olddefconfig >/dev/null
-	config_verify || die "$ARCH_NAME: the Kconfig fragments did not survive olddefconfig (see above)"
+		"$ARCH_BUILD_DIR/.config" "${frags[@]}" >/dev/null) ||
+		{ err "$ARCH_NAME: merge_config.sh failed"; return 1; }
+	kmake -s olddefconfig >/dev/null || { err "$ARCH_NAME: make olddefconfig failed"; return 1; }
+	config_verify || { err "$ARCH_NAME: the Kconfig fragments did not survive olddefconfig (see above)"; return 1; }
 	echo "$key" >"$ARCH_BUILD_DIR/.series-config-key"
 }
 
 # arch_reconfig: after a Kconfig change in the tree, re-run olddefconfig and
 # check the fragments still hold.
 arch_reconfig() {
-	kmake -s olddefconfig >/dev/null
+	kmake -s olddefconfig >/dev/null || return 1
 	config_verify
 }
 
@@ -152,7 +154,7 @@ cmd_config() {
 	need_base_tools
 	[ -d "$SERIES_TREE/.git" ] || die "no kernel tree at $SERIES_TREE; run '$SERIES_PROG base'"
 	rm -f "$ARCH_BUILD_DIR/.series-config-key"
-	arch_config
+	arch_config || die "$ARCH_NAME: no valid configuration"
 	info "$ARCH_NAME: $ARCH_BUILD_DIR/.config ok ($(arch_config_key))"
 }
 
@@ -172,7 +174,7 @@ cmd_build() {
 		# shellcheck disable=SC2064
 		trap "tgit checkout -q '$orig'" EXIT
 	fi
-	arch_config
+	arch_config || die "$ARCH_NAME: no valid configuration"
 	log=$ARCH_BUILD_DIR/.series-build.log
 	t0=$(now)
 	info "$ARCH_NAME: building $(tgit log -1 --format='%h %s') in $ARCH_BUILD_DIR"

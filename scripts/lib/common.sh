@@ -6,12 +6,14 @@
 # Sourced by scripts/series and by the check units; never executed.
 
 SERIES_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-SERIES_CONFIGS=${SERIES_CONFIGS:-$SERIES_ROOT/configs}
-SERIES_CACHE=${SERIES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sae-series}
+SERIES_CONFIGS=$(realpath -m -- "${SERIES_CONFIGS:-$SERIES_ROOT/configs}")
+SERIES_CACHE=$(realpath -m -- "${SERIES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sae-series}")
 SERIES_PROG=${SERIES_PROG:-series}
 
 # Exit codes shared by the tooling and the check units.
-readonly EX_PASS=0 EX_FAIL=1 EX_USAGE=2 EX_SKIP=4 EX_WARN=250
+if [ -z "${EX_PASS+set}" ]; then
+	readonly EX_PASS=0 EX_FAIL=1 EX_USAGE=2 EX_SKIP=4 EX_WARN=250
+fi
 
 err() { printf '%s: error: %s\n' "$SERIES_PROG" "$*" >&2; }
 warn() { printf '%s: warning: %s\n' "$SERIES_PROG" "$*" >&2; }
@@ -119,20 +121,27 @@ now() { date +%s; }
 series_load_config() {
 	conf_load "$SERIES_CONFIGS/base.conf" BASE_
 	conf_load "$SERIES_CONFIGS/series.conf" SERIES_
-	SERIES_TREE=${SERIES_TREE:-$SERIES_CACHE/linux}
-	SERIES_BUILD=${SERIES_BUILD:-$SERIES_CACHE/build}
-	SERIES_RESULTS=${SERIES_RESULTS:-$SERIES_CACHE/results}
+	# Absolute: checks run inside the kernel tree.
+	SERIES_TREE=$(realpath -m -- "${SERIES_TREE:-$SERIES_CACHE/linux}")
+	SERIES_BUILD=$(realpath -m -- "${SERIES_BUILD:-$SERIES_CACHE/build}")
+	SERIES_RESULTS=$(realpath -m -- "${SERIES_RESULTS:-$SERIES_CACHE/results}")
 	SERIES_JOBS=${SERIES_JOBS:-$(nproc)}
 	[[ $SERIES_JOBS =~ ^[1-9][0-9]*$ ]] ||
 		die_usage "SERIES_JOBS must be a positive number, not '$SERIES_JOBS'"
-	export CCACHE_DIR=${CCACHE_DIR:-$SERIES_CACHE/ccache}
+	CCACHE_DIR=$(realpath -m -- "${CCACHE_DIR:-$SERIES_CACHE/ccache}")
+	export CCACHE_DIR
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 }
 
 # tgit ARGS...: git in the kernel tree, with settings that make output
-# independent of the user's configuration.
+# independent of the user's configuration: no global or system config, no
+# hooks, fixed diff and format options.
 tgit() {
-	git -C "$SERIES_TREE" -c core.autocrlf=false -c core.safecrlf=false \
+	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
+	git -C "$SERIES_TREE" -c core.hooksPath=/dev/null -c commit.gpgSign=false \
+		-c am.messageid=false -c format.thread=false -c format.signOff=false \
+		-c format.headers= -c diff.context=3 -c diff.interHunkContext=0 \
+		-c core.autocrlf=false -c core.safecrlf=false \
 		-c core.abbrev=12 -c diff.algorithm=myers -c diff.renames=true \
 		-c diff.noprefix=false -c diff.mnemonicPrefix=false \
 		-c diff.relative=false -c format.signature= \

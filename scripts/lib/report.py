@@ -64,7 +64,16 @@ def load(results):
     return meta, steps
 
 
+def order_results(meta, steps):
+    """Results in the order the runner ran them: by check, then arch."""
+    checks = meta.get("checks", "").split()
+    rank = {c: i for i, c in enumerate(checks)}
+    for st in steps:
+        st["results"].sort(key=lambda r: (rank.get(r["check"], len(rank)), r["arch"]))
+
+
 def summarise(meta, steps):
+    order_results(meta, steps)
     totals = {s: 0 for s in STATUSES}
     first_bad = None
     for st in steps:

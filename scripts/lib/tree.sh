@@ -3,7 +3,7 @@
 # The kernel tree: the deterministic base, applying the stack to a branch
 # and exporting a branch back into patches/ and series.
 
-SERIES_FILE=${SERIES_FILE:-$SERIES_ROOT/series}
+SERIES_FILE=$(realpath -m -- "${SERIES_FILE:-$SERIES_ROOT/series}")
 SERIES_PATCHES=${SERIES_PATCHES:-$(dirname "$SERIES_FILE")/patches}
 COVER_LETTER=0000-cover-letter.patch
 
@@ -172,11 +172,15 @@ cmd_base() {
 
 # tree_require_clean: refuse to touch a work tree with local changes.
 tree_require_clean() {
-	[ -d "$SERIES_TREE/.git" ] || die "no kernel tree at $SERIES_TREE; run '$SERIES_PROG base'"
+	local gitdir p
+	[ -e "$SERIES_TREE/.git" ] || die "no kernel tree at $SERIES_TREE; run '$SERIES_PROG base'"
 	[ -z "$(tgit status --porcelain --untracked-files=no)" ] ||
 		die "the kernel tree $SERIES_TREE has uncommitted changes; commit or stash them first"
-	[ ! -d "$(tgit rev-parse --absolute-git-dir)/rebase-apply" ] ||
-		die "a git am or rebase is in progress in $SERIES_TREE; finish or abort it first"
+	gitdir=$(tgit rev-parse --absolute-git-dir)
+	for p in rebase-apply rebase-merge MERGE_HEAD CHERRY_PICK_HEAD REVERT_HEAD BISECT_LOG; do
+		[ ! -e "$gitdir/$p" ] ||
+			die "a git operation is in progress in $SERIES_TREE ($p); finish or abort it first"
+	done
 }
 
 # cover_description FILE: subject and body of a cover letter, as the
@@ -195,7 +199,7 @@ cover_description() {
 
 # cmd_apply [--branch NAME]: apply the stack to a fresh branch of the base.
 cmd_apply() {
-	local branch=$SERIES_BRANCH base orig k=0 p out file
+	local branch=$SERIES_BRANCH base orig k=0 p out file old
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--branch) [ $# -ge 2 ] || die_usage "--branch needs a name"; branch=$2; shift 2 ;;
@@ -207,19 +211,27 @@ cmd_apply() {
 	tree_require_clean
 	base=$(series_base_rev)
 	orig=$(tgit symbolic-ref -q --short HEAD || tgit rev-parse HEAD)
-	[ "$orig" != "$branch" ] || orig=$base
 	tgit checkout -q --detach "$base"
+	# Interrupted or failed: no git am session, the tree back where it was.
+	# shellcheck disable=SC2064
+	trap "tgit am --abort >/dev/null 2>&1; tgit checkout -q -f '$orig'" EXIT
+	trap 'exit 130' INT TERM
 	export GIT_COMMITTER_NAME=$SERIES_IDENT_NAME GIT_COMMITTER_EMAIL=$SERIES_IDENT_EMAIL
 	for p in "${PATCHES[@]}"; do
 		k=$((k + 1))
 		if ! out=$(tgit am -q --committer-date-is-author-date "$SERIES_PATCHES/$p" 2>&1); then
-			tgit am --abort >/dev/null 2>&1 || true
-			tgit checkout -q -f "$orig"
 			file=$(printf '%s\n' "$out" | sed -n 's/^error: patch failed: //p;s/^error: \(.*\): does not exist in index$/\1/p;s/^error: \(.*\): already exists in index$/\1/p' | head -n 1)
 			printf '%s\n' "$out" | sed 's/^/  /' >&2
 			die "patch $k ($p) does not apply${file:+: $file}; the tree is back at $orig"
 		fi
 	done
+	trap - EXIT INT TERM
+	# An existing branch with other commits is kept under refs/series-backup/.
+	old=$(tgit rev-parse -q --verify "refs/heads/$branch" || true)
+	if [ -n "$old" ] && [ "$old" != "$(tgit rev-parse HEAD)" ]; then
+		tgit update-ref "refs/series-backup/$branch" "$old"
+		info "the previous $branch ($(tgit rev-parse --short "$old")) is kept as refs/series-backup/$branch"
+	fi
 	tgit checkout -q -B "$branch"
 	if [ -f "$SERIES_PATCHES/$COVER_LETTER" ]; then
 		tgit config "branch.$branch.description" "$(cover_description "$SERIES_PATCHES/$COVER_LETTER")"

@@ -185,7 +185,7 @@ test_fault_new_warning() {
 	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-warning/series" SERIES_RESULTS="$res" \
 		"$SERIES" bisect --branch fault-warning --arch x86_64
 	cat out
-	grep -q "^first bad: patch $n .* on x86_64: build: 1 new warning(s): virt/kvm/vfio.c unused variable 'series_fault_unused'" out ||
+	grep -q "^first bad: patch $n .* on x86_64: build: 1 new warning(s) against the parent: virt/kvm/vfio.c unused variable 'series_fault_unused'" out ||
 		fail "the new warning is not attributed to patch $n on x86_64"
 	assert_contains "$res/$(printf %04d "$n")/x86_64/build/new-warnings" "series_fault_unused"
 }

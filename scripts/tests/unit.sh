@@ -294,6 +294,31 @@ EOF
 }
 TESTS+=(test_check_units)
 
+test_affected_arches() {
+	cat >drive.sh <<'EOF2'
+set -euo pipefail
+. "$1/scripts/lib/common.sh"
+. "$1/scripts/lib/build.sh"
+. "$1/scripts/lib/bisect.sh"
+SELECTED_ARCHES=()
+printf 'drivers/vfio/vfio_main.c\n' >p1
+printf 'arch/riscv/kvm/main.c\narch/mips/Kconfig\n' >p2
+echo "default: $(affected_arches p1 | tr '\n' ' ')"
+echo "touched: $(affected_arches p2 | tr '\n' ' ')"
+SELECTED_ARCHES=(riscv64)
+echo "selected: [$(affected_arches p1 | tr '\n' ' ')]"
+SELECTED_ARCHES=()
+SERIES_ARCHES="powerpc x86_64"
+echo "override: $(affected_arches p1 | tr '\n' ' ')"
+EOF2
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	assert_contains out "default: arm64 s390 x86_64 "
+	assert_contains out "touched: arm64 mips riscv64 s390 x86_64 "
+	assert_contains out "selected: []"
+	assert_contains out "override: powerpc x86_64 "
+}
+TESTS+=(test_affected_arches)
+
 test_shellcheck() {
 	if ! command -v shellcheck >/dev/null 2>&1; then
 		[ "$(id -u)" -eq 0 ] && apt_install shellcheck || skip "shellcheck not installed (Debian package shellcheck)"
