@@ -266,11 +266,12 @@ cmd_bisect() {
 	echo "duration=$(($(now) - t0))" >>"$SERIES_RESULTS/meta"
 	python3 "$SERIES_ROOT/scripts/lib/report.py" "$SERIES_RESULTS" >&2
 	# A skip is never a pass: list every one.
-	grep -H '' "$SERIES_RESULTS"/[0-9]*/*/*/status 2>/dev/null | grep ':skip$' |
-		while IFS= read -r line; do
-			line=${line%/status:skip}
-			printf 'SKIPPED: %s: %s\n' "${line#"$SERIES_RESULTS"/}" "$(head -n 1 "$line/summary")" >&2
-		done
+	local st
+	for st in "$SERIES_RESULTS"/[0-9]*/*/*/status; do
+		[ "$(cat "$st")" = skip ] || continue
+		printf 'SKIPPED: %s: %s\n' "$(dirname "${st#"$SERIES_RESULTS"/}")" \
+			"$(head -n 1 "${st%/status}/summary")" >&2
+	done
 	if [ ${#needed[@]} -eq 0 ]; then
 		warn "no arch of the selection is affected by patches 1-$to: nothing was built"
 	fi

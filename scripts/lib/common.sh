@@ -140,7 +140,7 @@ tgit() {
 	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
 	git -C "$SERIES_TREE" -c core.hooksPath=/dev/null -c commit.gpgSign=false \
 		-c am.messageid=false -c format.thread=false -c format.signOff=false \
-		-c format.headers= -c diff.context=3 -c diff.interHunkContext=0 \
+		-c diff.context=3 -c diff.interHunkContext=0 \
 		-c core.autocrlf=false -c core.safecrlf=false \
 		-c core.abbrev=12 -c diff.algorithm=myers -c diff.renames=true \
 		-c diff.noprefix=false -c diff.mnemonicPrefix=false \
