@@ -241,10 +241,11 @@ cmd_apply() {
 
 # format_patches BASE TIP DIR: the export format (stable, no varying ids).
 # The cover letter takes its From and Date from the committer identity:
-# the series identity and the tip's commit date, so it is reproducible.
+# the series identity and the tip's author date, which survives rebases
+# and apply (committer date = author date), so it is reproducible.
 format_patches() {
 	GIT_COMMITTER_NAME=$SERIES_IDENT_NAME GIT_COMMITTER_EMAIL=$SERIES_IDENT_EMAIL \
-	GIT_COMMITTER_DATE=$(tgit log -1 --format=%cI "$2") \
+	GIT_COMMITTER_DATE=$(tgit log -1 --format=%aI "$2") \
 	tgit format-patch -q --no-signature --zero-commit --numbered \
 		--subject-prefix=PATCH --no-encode-email-headers \
 		--stat=80 --stat-graph-width=20 --summary -M --base="$1" \

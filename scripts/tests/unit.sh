@@ -252,6 +252,46 @@ test_base_tarball() {
 }
 TESTS+=(test_base_tarball)
 
+test_apply_export_fixture() {
+	make_tarball_fixture
+	local env=(env SERIES_CACHE="$PWD/c" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1)
+	expect_exit 0 out "${env[@]}" "$SERIES" base
+	local t=$PWD/c/linux base
+	base=$(git -C "$t" rev-parse HEAD)
+	# A one-patch stack, written by export from a branch.
+	git -C "$t" checkout -q -b work
+	echo 'obj-y += y.o' >>"$t/Makefile"
+	GIT_AUTHOR_DATE=2026-01-01T00:00:00Z git -C "$t" -c user.name=T -c user.email=t@t.invalid \
+		commit -q -a -s -m 'kbuild: Add y' -m 'Because.'
+	git -C "$t" config branch.work.description $'Cover subject\n\nCover body.'
+	expect_exit 0 out "${env[@]}" "$SERIES" export --branch work -o s
+	assert_eq "$(grep -v '^#' s/series)" "0001-kbuild-Add-y.patch" "exported series"
+	assert_contains s/patches/0000-cover-letter.patch "Subject: [PATCH 0/1] Cover subject"
+	assert_contains s/patches/0000-cover-letter.patch "base-commit: $base"
+	git -C "$t" checkout -q base
+	# apply, then export again: byte for byte.
+	expect_exit 0 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" apply
+	expect_exit 0 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" export -o s2
+	diff -r s s2 || fail "export after apply is not byte-identical"
+	# Re-applying over a branch with other commits keeps them.
+	git -C "$t" -c user.name=T -c user.email=t@t.invalid commit -q --allow-empty -m local
+	local mine
+	mine=$(git -C "$t" rev-parse HEAD)
+	expect_exit 0 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" apply
+	assert_contains out "kept as refs/series-backup/sae-series"
+	assert_eq "$(git -C "$t" rev-parse refs/series-backup/sae-series)" "$mine" "backup ref"
+	# A git operation in progress is refused, nothing is touched.
+	touch "$t/.git/MERGE_HEAD"
+	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" apply
+	assert_contains out "a git operation is in progress"
+	rm "$t/.git/MERGE_HEAD"
+	# Local changes are refused too.
+	echo dirty >>"$t/Makefile"
+	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" apply
+	assert_contains out "has uncommitted changes"
+}
+TESTS+=(test_apply_export_fixture)
+
 test_check_units() {
 	local d name
 	for d in "$SERIES_ROOT"/scripts/checks/*/; do
