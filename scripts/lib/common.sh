@@ -54,15 +54,24 @@ conf_get() {
 	return 0
 }
 
-# need_tools CMD:PACKAGE...
-# Make sure every CMD is on PATH.  Missing ones are installed from Debian
+# have WHAT: WHAT is a command on PATH, or, if it starts with /, a file.
+have() {
+	case $1 in
+	/*) [ -e "$1" ] ;;
+	*) command -v "$1" >/dev/null 2>&1 ;;
+	esac
+}
+
+# need_tools WHAT:PACKAGE...
+# Make sure every WHAT (a command, or an absolute path for files such as
+# development headers) is there.  Missing ones are installed from Debian
 # when running as root (unless SERIES_NO_INSTALL=1); otherwise the exact
 # apt-get line is printed and the tooling exits 2.
 need_tools() {
 	local spec cmd pkg missing=() pkgs=()
 	for spec in "$@"; do
 		cmd=${spec%%:*} pkg=${spec#*:}
-		command -v "$cmd" >/dev/null 2>&1 && continue
+		have "$cmd" && continue
 		missing+=("$cmd")
 		[[ " ${pkgs[*]} " == *" $pkg "* ]] || pkgs+=("$pkg")
 	done
@@ -71,8 +80,7 @@ need_tools() {
 		info "installing ${pkgs[*]} (missing: ${missing[*]})"
 		apt_install "${pkgs[@]}" || die "could not install Debian package(s) ${pkgs[*]} (needed for ${missing[*]})"
 		for cmd in "${missing[@]}"; do
-			command -v "$cmd" >/dev/null 2>&1 ||
-				die "$cmd still missing after installing ${pkgs[*]}"
+			have "$cmd" || die "$cmd still missing after installing ${pkgs[*]}"
 		done
 		return 0
 	fi
@@ -96,22 +104,8 @@ apt_install() {
 need_base_tools() {
 	need_tools git:git make:make gcc:gcc flex:flex bison:bison bc:bc \
 		perl:perl python3:python3 xz:xz-utils ccache:ccache \
-		openssl:openssl pkg-config:pkg-config
-	# Headers only: checked by file, installed by package.
-	local hdr pkg missing=()
-	for hdr in /usr/include/openssl/ssl.h:libssl-dev \
-		/usr/include/libelf.h:libelf-dev; do
-		pkg=${hdr#*:}
-		[ -e "${hdr%%:*}" ] || missing+=("$pkg")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	if [ "$(id -u)" -eq 0 ] && [ "${SERIES_NO_INSTALL:-0}" != 1 ]; then
-		apt_install "${missing[@]}" || die "could not install ${missing[*]}"
-		return 0
-	fi
-	err "missing development headers"
-	printf 'Install them with:\n  apt-get install %s\n' "${missing[*]}" >&2
-	exit "$EX_USAGE"
+		openssl:openssl pkg-config:pkg-config \
+		/usr/include/openssl/ssl.h:libssl-dev /usr/include/libelf.h:libelf-dev
 }
 
 # now: seconds since the epoch, for durations.

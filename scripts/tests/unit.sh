@@ -368,3 +368,13 @@ test_shellcheck() {
 		scripts/tests/run scripts/tests/*.sh .ci/run || fail "shellcheck reports warnings"
 }
 TESTS+=(test_shellcheck)
+
+test_need_tools() {
+	expect_exit 2 out env SERIES_NO_INSTALL=1 bash -c \
+		'. "$1/scripts/lib/common.sh"; need_tools sh:dash /no/such/header.h:libfoo-dev no-such-cmd-xyz:bar' _ "$SERIES_ROOT"
+	assert_contains out "missing tool(s): /no/such/header.h no-such-cmd-xyz"
+	assert_contains out "apt-get install libfoo-dev bar"
+	expect_exit 0 out env SERIES_NO_INSTALL=1 bash -c \
+		'. "$1/scripts/lib/common.sh"; need_tools sh:dash /bin/sh:dash' _ "$SERIES_ROOT"
+}
+TESTS+=(test_need_tools)
