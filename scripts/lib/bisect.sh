@@ -239,8 +239,7 @@ cmd_bisect() {
 		# The checks judge the commit under test, also after a rebase that
 		# was not exported yet; say so when patches/ differs from it.
 		STEP_PATCH=$SERIES_RESULTS/$(printf '%04d' "$k")/${PATCHES[k - 1]}
-		tgit format-patch -q --stdout --no-signature --zero-commit --stat=80 \
-			--stat-graph-width=20 --summary -M -1 "${commits[k - 1]}" >"$STEP_PATCH"
+		tgit format-patch -q --stdout "${PATCH_DIFF_OPTS[@]}" -1 "${commits[k - 1]}" >"$STEP_PATCH"
 		[ "$(patch_id <"$STEP_PATCH")" = "$(patch_id <"$SERIES_PATCHES/${PATCHES[k - 1]}")" ] ||
 			warn "patch $k: branch $branch differs from patches/${PATCHES[k - 1]}; judging the branch (run '$SERIES_PROG export')"
 		tgit diff --name-status -M "$STEP_PARENT" "${commits[k - 1]}" >"$STEP_CHANGES"

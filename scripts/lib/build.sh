@@ -36,7 +36,7 @@ arch_load() {
 	[ -f "$SERIES_CONFIGS/arch/$name.conf" ] ||
 		die_usage "unknown arch '$name' (known: $(arch_list_all | tr '\n' ' '))"
 	ARCH_KBUILD='' ARCH_SRCARCH='' ARCH_CROSS_COMPILE='' ARCH_TOOLCHAIN_PACKAGE=''
-	ARCH_IMAGE='' ARCH_BASE_CONFIG='' ARCH_FRAGMENTS='' ARCH_DEFAULT=0
+	ARCH_IMAGE='' ARCH_BASE_CONFIG='' ARCH_FRAGMENTS='' ARCH_DEFAULT=0 ARCH_EXTRA_TOOLS=''
 	conf_load "$SERIES_CONFIGS/arch/$name.conf" ARCH_
 	local k
 	for k in ARCH_KBUILD ARCH_SRCARCH ARCH_TOOLCHAIN_PACKAGE ARCH_BASE_CONFIG ARCH_FRAGMENTS; do
@@ -46,9 +46,11 @@ arch_load() {
 	ARCH_BUILD_DIR=$SERIES_BUILD/$name
 }
 
-# arch_need_toolchain: the compiler of the loaded arch, or its package.
+# arch_need_toolchain: the compiler of the loaded arch and what else its
+# builds need (ARCH_EXTRA_TOOLS, WHAT:PACKAGE pairs), or their packages.
 arch_need_toolchain() {
-	need_tools "${ARCH_CROSS_COMPILE}gcc:$ARCH_TOOLCHAIN_PACKAGE"
+	# shellcheck disable=SC2086 # a list of WHAT:PACKAGE words
+	need_tools "${ARCH_CROSS_COMPILE}gcc:$ARCH_TOOLCHAIN_PACKAGE" $ARCH_EXTRA_TOOLS
 }
 
 # arch_config_key: identifies what a build's results depend on besides

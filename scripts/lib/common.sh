@@ -130,6 +130,13 @@ series_load_config() {
 # tgit ARGS...: git in the kernel tree, with settings that make output
 # independent of the user's configuration: no global or system config, no
 # hooks, fixed diff and format options.
+# How a commit becomes a patch, for export and for the per-patch checks
+# alike.  -B90%/90% -M: a file split out of one that stays and is all but
+# emptied (kvm.h into kvm-generic.h) shows as a copy with its real
+# changes, not as a new file; a smaller split (sysreg.h) stays a plain diff.
+PATCH_DIFF_OPTS=(--no-signature --zero-commit --stat=80 --stat-graph-width=20
+	--summary -B90%/90% -M)
+
 tgit() {
 	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
 	git -C "$SERIES_TREE" -c core.hooksPath=/dev/null -c commit.gpgSign=false \

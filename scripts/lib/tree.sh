@@ -246,9 +246,8 @@ cmd_apply() {
 format_patches() {
 	GIT_COMMITTER_NAME=$SERIES_IDENT_NAME GIT_COMMITTER_EMAIL=$SERIES_IDENT_EMAIL \
 	GIT_COMMITTER_DATE=$(tgit log -1 --format=%aI "$2") \
-	tgit format-patch -q --no-signature --zero-commit --numbered \
-		--subject-prefix=PATCH --no-encode-email-headers \
-		--stat=80 --stat-graph-width=20 --summary -M --base="$1" \
+	tgit format-patch -q "${PATCH_DIFF_OPTS[@]}" --numbered \
+		--subject-prefix=PATCH --no-encode-email-headers --base="$1" \
 		--cover-letter --cover-from-description=subject \
 		-o "$3" "$1..$2"
 }

@@ -102,16 +102,29 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 arches = sys.argv[2].split()
 assert s["totals"]["fail"] == 0, s["totals"]
+foreign, headers = [], []
 for st in s["steps"][1:]:
     got = {(r["arch"], r["check"]): r["status"] for r in st["results"]}
     for a in arches:
         assert got.get((a, "build")) == "pass", (st["patch"], a, got)
     assert got.get(("all", "checkpatch")) == "pass", (st["patch"], got)
     assert got.get(("all", "abi-arm64")) == "pass", (st["patch"], got)
+    # The foreign view is judged from the patch that adds it on.
+    assert got.get(("all", "abi-arm64-foreign")) in ("pass", "skip"), (st["patch"], got)
+    foreign.append(got.get(("all", "abi-arm64-foreign")))
+    assert got.get(("all", "maintainers")) == "pass", (st["patch"], got)
+    assert got.get(("all", "headers")) in ("pass", "skip"), (st["patch"], got)
+    headers.append(got.get(("all", "headers")))
     for r in st["results"]:
         assert not r["new_warnings"], (st["patch"], r)
+# Skipped only before the first patch that has something to check.
+for seq in (foreign, headers):
+    assert "pass" in seq and seq[seq.index("pass"):] == ["pass"] * (len(seq) - seq.index("pass")), seq
 print("every patch builds on", " ".join(arches),
-      "with no new warning, keeps the arm64 KVM ABI and passes checkpatch")
+      "with no new warning, keeps the arm64 KVM ABI, passes checkpatch and",
+      "the MAINTAINERS check; the foreign view matches from patch",
+      foreign.index("pass") + 1, "and the shared headers are self-contained from patch",
+      headers.index("pass") + 1)
 EOF
 }
 TESTS+=(test_gate_bisect_check)
@@ -215,12 +228,24 @@ test_fault_patch_does_not_apply() {
 }
 TESTS+=(test_fault_patch_does_not_apply)
 
+# last_patch_touching FILE: the number of the last patch that changes FILE.
+last_patch_touching() {
+	local commits j k=0
+	mapfile -t commits < <(tgit rev-list --reverse "$BASE_COMMIT..$SERIES_BRANCH")
+	for j in $(seq 1 "${#commits[@]}"); do
+		git -C "$SERIES_TREE" diff --quiet "${commits[j - 1]}~1" "${commits[j - 1]}" -- "$1" || k=$j
+	done
+	[ "$k" -gt 0 ] || fail "no patch touches $1"
+	echo "$k"
+}
+
 test_fault_abi_change() {
 	gate_config
-	local res=$TEST_OUT/fault-abi n
-	n=$(series_read && echo "${#PATCHES[@]}")
-	# A member of struct kvm_regs shrinks in the last patch.
-	fault_stack fault-abi "$n" arch/arm64/include/uapi/asm/kvm.h \
+	local res=$TEST_OUT/fault-abi n file=include/uapi/arch/arm64/asm/kvm.h
+	# A member of struct kvm_regs shrinks in the last patch that touches
+	# the arm64 KVM UAPI header, in the middle of the stack.
+	n=$(last_patch_touching "$file")
+	fault_stack fault-abi "$n" "$file" \
 		$'struct kvm_regs {\n\tstruct user_pt_regs regs;\t/* sp = sp_el0 */\n\n\t__u64\tsp_el1;' \
 		$'struct kvm_regs {\n\tstruct user_pt_regs regs;\t/* sp = sp_el0 */\n\n\t__u32\tsp_el1;'
 	expect_exit 0 out env SERIES_FILE="$TEST_WORK/fault-abi/series" "$SERIES" apply --branch fault-abi
@@ -229,7 +254,50 @@ test_fault_abi_change() {
 	cat out
 	grep -q "^first bad: patch $n .* on all: abi-arm64: ABI differs from the base: first difference: -.*__u64 *sp_el1;" out ||
 		fail "the ABI change is not attributed to patch $n"
-	assert_eq "$(cat "$res/0001/all/abi-arm64/status")" pass "patch 1 keeps the ABI"
+	assert_eq "$(cat "$res/$(printf %04d $((n - 1)))/all/abi-arm64/status")" pass "patch $((n - 1)) keeps the ABI"
 	assert_contains "$res/$(printf %04d "$n")/all/abi-arm64/abi.diff" "+	__u32                      sp_el1;"
+	[ ! -e "$res/$(printf %04d $((n + 1)))" ] || fail "the bisect went on past the first bad patch"
 }
 TESTS+=(test_fault_abi_change)
+
+test_fault_foreign_layout() {
+	gate_config
+	local res=$TEST_OUT/fault-foreign n file=include/uapi/arch/arm64/linux/kvm.h
+	# Without its forced alignment, the foreign user_fpsimd_state is only
+	# 8-byte aligned on s390 and moves kvm_regs.fp_regs.
+	n=$(last_patch_touching "$file")
+	fault_stack fault-foreign "$n" "$file" \
+		$'\t__u32\t\t__reserved[2];\n} __attribute__((__aligned__(16)));' \
+		$'\t__u32\t\t__reserved[2];\n};'
+	expect_exit 0 out env SERIES_FILE="$TEST_WORK/fault-foreign/series" "$SERIES" apply --branch fault-foreign
+	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-foreign/series" SERIES_RESULTS="$res" \
+		"$SERIES" bisect --branch fault-foreign --check abi-arm64 --check abi-arm64-foreign
+	cat out
+	grep -q "^first bad: patch $n .* on all: abi-arm64-foreign: s390 sees a different arm64 ABI: struct kvm_regs: native 'struct user_fpsimd_state fp_regs; /\* 336 528 \*/', foreign 'struct user_fpsimd_state fp_regs; /\* 328 528 \*/'" out ||
+		fail "the foreign layout change is not attributed to patch $n"
+	assert_eq "$(cat "$res/$(printf %04d "$n")/all/abi-arm64/status")" pass "the native ABI at patch $n"
+	assert_contains "$res/$(printf %04d "$n")/all/abi-arm64-foreign/log" "KVM_GET_REGS: native 2204151425, foreign 2203627137"
+}
+TESTS+=(test_fault_foreign_layout)
+
+test_fault_header_not_self_contained() {
+	gate_config
+	local res=$TEST_OUT/fault-header n file=include/arch/arm64/asm/esr.h
+	# A shared header that reaches for an arm64-only header compiles on
+	# arm64 but not on s390.
+	n=$(last_patch_touching "$file")
+	fault_stack fault-header "$n" "$file" \
+		$'#include <arch/arm64/asm/brk-imm.h>\n' \
+		$'#include <arch/arm64/asm/brk-imm.h>\n#include <asm/memory.h>\n'
+	expect_exit 0 out env SERIES_FILE="$TEST_WORK/fault-header/series" "$SERIES" apply --branch fault-header
+	# The check compiles with the flags of the arches' last builds.
+	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-header/series" SERIES_RESULTS="$res" \
+		"$SERIES" bisect --branch fault-header --check headers
+	cat out
+	grep -q "^first bad: patch $n .* on all: headers: not self-contained: s390: arch/arm64/asm/esr.h" out ||
+		fail "the header fault is not attributed to patch $n on s390"
+	assert_contains "$res/$(printf %04d "$n")/all/headers/log" "asm/memory.h: No such file or directory"
+	grep -q '^ok arch/arm64/asm/esr.h' "$res/$(printf %04d "$n")/all/headers/arm64.log" ||
+		fail "esr.h with the fault should still compile on arm64"
+}
+TESTS+=(test_fault_header_not_self_contained)
