@@ -137,6 +137,45 @@ EOF
 }
 TESTS+=(test_warning_sets)
 
+# checkpatch reports on moved lines are listed, not counted.
+test_checkpatch_moved() {
+	local M="$SERIES_ROOT/scripts/lib/checkpatch-moved.py"
+	cat >p.patch <<'EOF'
+--- a/old.h
++++ b/old.h
+@@ -1,2 +0,0 @@
+-#define A(x)	(x << 1)
+-#define B	1
+--- /dev/null
++++ b/new.h
+@@ -0,0 +1,3 @@
++#define A(x)	(x << 1)
++#define B	1
++#define C(y)	(y << 2)
+EOF
+	cat >cp.log <<'EOF'
+new.h:1: CHECK: Macro argument 'x' may be better as '(x)' to avoid precedence issues
++#define A(x)	(x << 1)
+
+new.h:3: CHECK: Macro argument 'y' may be better as '(y)' to avoid precedence issues
++#define C(y)	(y << 2)
+
+total: 0 errors, 0 warnings, 2 checks, 13 lines checked
+EOF
+	expect_exit 1 out python3 "$M" p.patch cp.log
+	assert_contains out "new: 1, moved: 1"
+	assert_contains out "new.h:3: CHECK: Macro argument 'y'"
+	assert_not_contains out "new.h:1:"
+	# A report that quotes no line (the commit message) always counts.
+	printf 'ERROR: Missing Signed-off-by: line(s)\n\ntotal: 1 errors, 0 warnings, 0 checks, 13 lines checked\n' >cp2.log
+	expect_exit 1 out python3 "$M" p.patch cp2.log
+	assert_contains out "new: 1, moved: 0"
+	head -3 cp.log >cp3.log
+	expect_exit 0 out python3 "$M" p.patch cp3.log
+	assert_contains out "new: 0, moved: 1"
+}
+TESTS+=(test_checkpatch_moved)
+
 # A result tree as the runner writes it: base, two patches, patch 2 fails.
 make_results_fixture() {
 	local r=$1 k a c st
