@@ -228,6 +228,19 @@ test_fault_patch_does_not_apply() {
 }
 TESTS+=(test_fault_patch_does_not_apply)
 
+# fault_bisect NAME K FILE OLD NEW BISECT-ARG...: fault_stack, apply the
+# faulty copy as branch NAME, and bisect it with BISECT-ARG..., which must
+# fail; its output is in ./out, its results in $TEST_OUT/NAME.
+fault_bisect() {
+	local name=$1 k=$2 file=$3 old=$4 new=$5
+	shift 5
+	fault_stack "$name" "$k" "$file" "$old" "$new"
+	expect_exit 0 out env SERIES_FILE="$TEST_WORK/$name/series" "$SERIES" apply --branch "$name"
+	expect_exit 1 out env SERIES_FILE="$TEST_WORK/$name/series" SERIES_RESULTS="$TEST_OUT/$name" \
+		"$SERIES" bisect --branch "$name" "$@"
+	cat out
+}
+
 # last_patch_touching FILE: the number of the last patch that changes FILE.
 last_patch_touching() {
 	local commits j k=0
@@ -245,13 +258,10 @@ test_fault_abi_change() {
 	# A member of struct kvm_regs shrinks in the last patch that touches
 	# the arm64 KVM UAPI header, in the middle of the stack.
 	n=$(last_patch_touching "$file")
-	fault_stack fault-abi "$n" "$file" \
+	fault_bisect fault-abi "$n" "$file" \
 		$'struct kvm_regs {\n\tstruct user_pt_regs regs;\t/* sp = sp_el0 */\n\n\t__u64\tsp_el1;' \
-		$'struct kvm_regs {\n\tstruct user_pt_regs regs;\t/* sp = sp_el0 */\n\n\t__u32\tsp_el1;'
-	expect_exit 0 out env SERIES_FILE="$TEST_WORK/fault-abi/series" "$SERIES" apply --branch fault-abi
-	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-abi/series" SERIES_RESULTS="$res" \
-		"$SERIES" bisect --branch fault-abi --check abi-arm64
-	cat out
+		$'struct kvm_regs {\n\tstruct user_pt_regs regs;\t/* sp = sp_el0 */\n\n\t__u32\tsp_el1;' \
+		--check abi-arm64
 	grep -q "^first bad: patch $n .* on all: abi-arm64: ABI differs from the base: first difference: -.*__u64 *sp_el1;" out ||
 		fail "the ABI change is not attributed to patch $n"
 	assert_eq "$(cat "$res/$(printf %04d $((n - 1)))/all/abi-arm64/status")" pass "patch $((n - 1)) keeps the ABI"
@@ -266,13 +276,10 @@ test_fault_foreign_layout() {
 	# Without its forced alignment, the foreign user_fpsimd_state is only
 	# 8-byte aligned on s390 and moves kvm_regs.fp_regs.
 	n=$(last_patch_touching "$file")
-	fault_stack fault-foreign "$n" "$file" \
+	fault_bisect fault-foreign "$n" "$file" \
 		$'\t__u32\t\t__reserved[2];\n} __attribute__((__aligned__(16)));' \
-		$'\t__u32\t\t__reserved[2];\n};'
-	expect_exit 0 out env SERIES_FILE="$TEST_WORK/fault-foreign/series" "$SERIES" apply --branch fault-foreign
-	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-foreign/series" SERIES_RESULTS="$res" \
-		"$SERIES" bisect --branch fault-foreign --check abi-arm64 --check abi-arm64-foreign
-	cat out
+		$'\t__u32\t\t__reserved[2];\n};' \
+		--check abi-arm64 --check abi-arm64-foreign
 	grep -q "^first bad: patch $n .* on all: abi-arm64-foreign: s390 sees a different arm64 ABI: struct kvm_regs: native 'struct user_fpsimd_state fp_regs; /\* 336 528 \*/', foreign 'struct user_fpsimd_state fp_regs; /\* 328 528 \*/'" out ||
 		fail "the foreign layout change is not attributed to patch $n"
 	assert_eq "$(cat "$res/$(printf %04d "$n")/all/abi-arm64/status")" pass "the native ABI at patch $n"
@@ -286,14 +293,11 @@ test_fault_header_not_self_contained() {
 	# A shared header that reaches for an arm64-only header compiles on
 	# arm64 but not on s390.
 	n=$(last_patch_touching "$file")
-	fault_stack fault-header "$n" "$file" \
-		$'#include <arch/arm64/asm/brk-imm.h>\n' \
-		$'#include <arch/arm64/asm/brk-imm.h>\n#include <asm/memory.h>\n'
-	expect_exit 0 out env SERIES_FILE="$TEST_WORK/fault-header/series" "$SERIES" apply --branch fault-header
 	# The check compiles with the flags of the arches' last builds.
-	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-header/series" SERIES_RESULTS="$res" \
-		"$SERIES" bisect --branch fault-header --check headers
-	cat out
+	fault_bisect fault-header "$n" "$file" \
+		$'#include <arch/arm64/asm/brk-imm.h>\n' \
+		$'#include <arch/arm64/asm/brk-imm.h>\n#include <asm/memory.h>\n' \
+		--check headers
 	grep -q "^first bad: patch $n .* on all: headers: not self-contained: s390: arch/arm64/asm/esr.h" out ||
 		fail "the header fault is not attributed to patch $n on s390"
 	assert_contains "$res/$(printf %04d "$n")/all/headers/log" "asm/memory.h: No such file or directory"
