@@ -48,20 +48,60 @@ check_tools_missing() {
 	done
 }
 
-# affected_arches FILES: the arches a patch touching FILES is built for:
-# the default matrix, plus every other arch whose arch/ directory it
-# touches.  Honours the --arch selection (SELECTED_ARCHES).
+# affected_rules_load: read configs/affected.conf (PATH-GLOB ARCH... per
+# line) into AFFECTED_GLOBS and AFFECTED_TARGETS, checking every arch name.
+affected_rules_load() {
+	local f=$SERIES_CONFIGS/affected.conf line n=0 words a
+	AFFECTED_GLOBS=() AFFECTED_TARGETS=()
+	[ -r "$f" ] || die "cannot read $f"
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		line=${line%%#*}
+		read -ra words <<<"$line" || true
+		[ ${#words[@]} -gt 0 ] || continue
+		[ ${#words[@]} -ge 2 ] || die "$f:$n: '${words[0]}' names no arch"
+		for a in "${words[@]:1}"; do
+			case $a in
+			default | none) ;;
+			*) [ -f "$SERIES_CONFIGS/arch/$a.conf" ] || die "$f:$n: unknown arch '$a' (known: $(arch_list_all | tr '\n' ' ')default none)" ;;
+			esac
+		done
+		AFFECTED_GLOBS+=("${words[0]}")
+		AFFECTED_TARGETS+=("${words[*]:1}")
+	done <"$f"
+}
+
+# affected_arches FILES: the arches a patch touching the paths listed in
+# FILES is built for, by the rules of configs/affected.conf (or every arch
+# of SERIES_ARCHES), in arch_list_all order.  Honours the --arch selection
+# (SELECTED_ARCHES).
 affected_arches() {
-	local files=$1 a srcarch out=()
+	local files=$1 path i a hit set=' ' out=()
+	[ -n "${AFFECTED_GLOBS+set}" ] || affected_rules_load
+	if [ -n "${SERIES_ARCHES:-}" ]; then
+		set=" $SERIES_ARCHES "
+	else
+		while IFS= read -r path || [ -n "$path" ]; do
+			[ -n "$path" ] || continue
+			hit=default
+			for i in "${!AFFECTED_GLOBS[@]}"; do
+				# shellcheck disable=SC2053 # the right side is a glob, from data
+				if [[ $path == ${AFFECTED_GLOBS[i]} ]]; then
+					hit=${AFFECTED_TARGETS[i]}
+					break
+				fi
+			done
+			for a in $hit; do
+				case $a in
+				none) ;;
+				default) set+="$(arch_list_default | tr '\n' ' ')" ;;
+				*) set+="$a " ;;
+				esac
+			done
+		done <"$files"
+	fi
 	for a in $(arch_list_all); do
-		if [ -n "${SERIES_ARCHES:-}" ]; then
-			[[ " $SERIES_ARCHES " == *" $a "* ]] || continue
-		fi
-		if [ "$(conf_get "$SERIES_CONFIGS/arch/$a.conf" ARCH_DEFAULT)" != 1 ] &&
-			[ -z "${SERIES_ARCHES:-}" ]; then
-			srcarch=$(conf_get "$SERIES_CONFIGS/arch/$a.conf" ARCH_SRCARCH)
-			grep -q "^arch/$srcarch/" "$files" || continue
-		fi
+		[[ $set == *" $a "* ]] || continue
 		[ ${#SELECTED_ARCHES[@]} -eq 0 ] || [[ " ${SELECTED_ARCHES[*]} " == *" $a "* ]] || continue
 		out+=("$a")
 	done
@@ -78,19 +118,114 @@ step_paths() {
 	tgit diff --name-status -M "$1~1" "$1" | cut -f2- | tr '\t' '\n'
 }
 
-# run_check STEP ARCH CHECK: run one check unit; sets LAST_STATUS.
+# The result cache.  A verdict depends on the step's source tree, its
+# parent's tree, the patch (message included), the arch, the files of the
+# check unit, and VERDICT_SALT: the libraries, the configuration data and
+# the compilers.  Verdicts that ran and did not fail are kept in
+# $SERIES_STATE/verdicts, with the rest of the state (warning sets, ABI
+# dumps) they build on, and reused unless SERIES_NO_CACHE=1; 'scripts/series
+# cache clear' drops them.  A failure is always re-checked, and so is a
+# skip for a missing tool.
+
+# verdict_dir KEY: where the verdict of KEY is kept.
+verdict_dir() {
+	printf '%s/%s/%s\n' "${SERIES_VERDICTS:-$SERIES_STATE/verdicts}" "${1:0:2}" "$1"
+}
+
+# verdict_salt: print the hash of what every verdict depends on besides the
+# trees, the patch and the check unit itself: the libraries the units use,
+# the configuration data and the tools.  The runner, the reports and the
+# benchmark are not part of it.
+verdict_salt() {
+	local a cc d
+	{
+		echo verdict-v1
+		for d in "$SERIES_ROOT/scripts/lib" "$SERIES_CONFIGS"; do
+			(cd "$d" && find . -type f ! -name '*.pyc' ! -name bisect.sh ! -name bench.sh \
+				! -name report.py -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum --)
+		done
+		gcc --version | head -n 1
+		for a in $(arch_list_all); do
+			cc=$(conf_get "$SERIES_CONFIGS/arch/$a.conf" ARCH_CROSS_COMPILE)gcc
+			! command -v "$cc" >/dev/null 2>&1 || "$cc" --version | head -n 1
+		done
+		! command -v pahole >/dev/null 2>&1 || pahole --version
+		python3 --version
+	} | sha256sum | cut -c1-32
+}
+
+# verdict_key ARCH CHECK: the result-cache key of a check of the step
+# STEP_COMMIT (HEAD if unset; STEP_PARENT and STEP_PATCH describe it): the
+# salt, the check unit's files, the arch, the tree, and the parent's tree
+# and the patch.  Hashes of the step and of the units are computed once.
+declare -A VERDICT_UNIT_HASH=()
+verdict_key() {
+	local arch=$1 check=$2
+	if [ -z "${VERDICT_UNIT_HASH[$check]:-}" ]; then
+		VERDICT_UNIT_HASH[$check]=$(cd "$SERIES_CHECKS/$check" && find . -type f -print0 |
+			LC_ALL=C sort -z | xargs -0 -r sha256sum -- | sha256sum | cut -c1-40)
+	fi
+	if [ "${VERDICT_STEP:-}" != "${STEP_COMMIT:-HEAD}" ]; then
+		VERDICT_STEP=${STEP_COMMIT:-HEAD}
+		VERDICT_STEP_HASH=$({
+			tgit rev-parse "$VERDICT_STEP^{tree}"
+			if [ -n "$STEP_PARENT" ]; then
+				tgit rev-parse "$STEP_PARENT^{tree}"
+				sha256sum <"$STEP_PATCH"
+			fi
+		} | sha256sum | cut -c1-40)
+	fi
+	printf '%s\n' "$VERDICT_SALT" "$check" "${VERDICT_UNIT_HASH[$check]}" "${arch:-all}" \
+		"$VERDICT_STEP_HASH" | sha256sum | cut -c1-40
+}
+
+# verdict_reuse KEY DIR: copy a kept verdict into the result directory DIR.
+verdict_reuse() {
+	local v
+	v=$(verdict_dir "$1")
+	[ "${SERIES_NO_CACHE:-0}" != 1 ] && [ -s "$v/status" ] || return 1
+	cp -pr "$v"/. "$2"/ && echo "$1" >"$2/cached"
+}
+
+# verdict_keep KEY DIR: keep the verdict of DIR under KEY.
+verdict_keep() {
+	local v
+	v=$(verdict_dir "$1")
+	rm -rf "$v.tmp"
+	mkdir -p "$v.tmp"
+	cp -pr "$2"/. "$v.tmp"/
+	rm -rf "$v"
+	mv "$v.tmp" "$v"
+}
+
+# run_check STEP ARCH CHECK: run one check unit, or reuse its kept verdict;
+# sets LAST_STATUS.
 run_check() {
-	local step=$1 arch=$2 check=$3 dir rc t0 status summary missing
+	local step=$1 arch=$2 check=$3 dir rc t0 status summary missing key cached=''
 	dir=$SERIES_RESULTS/$(printf '%04d' "$step")/${arch:-all}/$check
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	t0=$(now)
-	missing=$(check_tools_missing)
-	if [ -n "$missing" ]; then
+	key=$(verdict_key "$arch" "$check")
+	missing=''
+	if verdict_reuse "$key" "$dir"; then
+		cached=1
+		rc=$(cat "$dir/rc")
+	else
+		missing=$(check_tools_missing)
+	fi
+	if [ -n "$cached" ]; then
+		:
+	elif [ -n "$missing" ]; then
 		rc=$EX_SKIP
 		echo "SKIP: missing tool: $(echo "$missing" | paste -sd, -)" >"$dir/summary"
 		: >"$dir/log"
 	else
+		# The tree is checked out only for a check that runs: a step judged
+		# from the cache alone leaves the tree (and its mtimes) alone.
+		if [ -n "${STEP_COMMIT:-}" ] && [ "$(tgit rev-parse HEAD)" != "$STEP_COMMIT" ]; then
+			tgit checkout -q --detach "$STEP_COMMIT"
+		fi
 		set +e
 		(
 			cd "$SERIES_TREE"
@@ -119,9 +254,17 @@ run_check() {
 	fi
 	[ -e "$dir/log" ] || : >"$dir/log"
 	echo "$status" >"$dir/status"
-	echo "$(($(now) - t0))" >"$dir/duration"
 	summary=$(head -n 1 "$dir/summary")
 	LAST_STATUS=$status
+	if [ -n "$cached" ]; then
+		printf '[%d/%d] %-7s %-11s %s … %s (cached)%s\n' "$step" "$NSTEPS" "${arch:-all}" \
+			"$check" "$(short_subject "$STEP_SUBJECT")" "$status" \
+			"$([ "$status" = pass ] || printf ': %s' "$summary")" >&2
+		return 0
+	fi
+	echo "$rc" >"$dir/rc"
+	echo "$(($(now) - t0))" >"$dir/duration"
+	[ "$status" = fail ] || [ -n "$missing" ] || verdict_keep "$key" "$dir"
 	printf '[%d/%d] %-7s %-11s %s … %s (%s s)%s\n' "$step" "$NSTEPS" "${arch:-all}" \
 		"$check" "$(short_subject "$STEP_SUBJECT")" "$status" "$(cat "$dir/duration")" \
 		"$([ "$status" = pass ] || printf ': %s' "$summary")" >&2
@@ -149,8 +292,8 @@ repro_command() {
 # cmd_bisect: see usage.
 cmd_bisect() {
 	local branch=$SERIES_BRANCH to="" keep_going=0 base k arch check commits=() orig
-	local changes arches first_bad="" a t0 needed=() selected_checks=() c
-	SELECTED_ARCHES=()
+	local changes arches first_bad="" a t0 needed=() selected_checks=() c shard=''
+	SELECTED_ARCHES=() SHARD_UNITS=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--arch) [ $# -ge 2 ] || die_usage "--arch needs an arch"; arch_load "$2"; SELECTED_ARCHES+=("$2"); shift 2 ;;
@@ -158,6 +301,10 @@ cmd_bisect() {
 		--to) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die_usage "--to needs a patch number"; to=$2; shift 2 ;;
 		--keep-going) keep_going=1; shift ;;
 		--branch) [ $# -ge 2 ] || die_usage "--branch needs a name"; branch=$2; shift 2 ;;
+		--shard)
+			[[ ${2:-} =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
+				die_usage "--shard needs K/N with 1 <= K <= N, not '${2:-}'"
+			shard=$2; shift 2 ;;
 		*) die_usage "bisect: unknown argument '$1'" ;;
 		esac
 	done
@@ -194,10 +341,29 @@ cmd_bisect() {
 			[[ " ${needed[*]} " == *" $a "* ]] || needed+=("$a")
 		done
 	done
+	# --shard K/N: the matrix is split into units, "all" (the checks that
+	# are not per arch) and one per arch, dealt round-robin in a stable
+	# order; this run takes the units of shard K.
+	if [ -n "$shard" ]; then
+		local units=(all "${needed[@]}") i
+		for i in "${!units[@]}"; do
+			[ $((i % ${shard#*/} + 1)) -ne "${shard%/*}" ] || SHARD_UNITS+=("${units[i]}")
+		done
+		[ ${#SHARD_UNITS[@]} -gt 0 ] ||
+			warn "shard $shard: the matrix has only ${#units[@]} unit(s) (${units[*]}); nothing to do"
+		needed=()
+		for a in "${SHARD_UNITS[@]}"; do
+			[ "$a" = all ] || needed+=("$a")
+		done
+	fi
+	local runmeta=''
 	for a in "${needed[@]}"; do
 		arch_load "$a"
 		arch_need_toolchain
+		runmeta+="toolchain.$a=$("${ARCH_CROSS_COMPILE}gcc" --version | head -n 1)"$'\n'
+		runmeta+="config.$a=$(arch_config_key)"$'\n'
 	done
+	VERDICT_SALT=$(verdict_salt)
 
 	rm -rf "$SERIES_RESULTS"
 	mkdir -p "$SERIES_RESULTS"
@@ -207,14 +373,18 @@ cmd_bisect() {
 		echo "tree=$SERIES_TREE"
 		echo "arches=${needed[*]}"
 		echo "checks=${CHECKS[*]}"
+		echo "shard=${shard:-1/1}"
+		echo "units=${SHARD_UNITS[*]:-all ${needed[*]}}"
+		echo "verdict-salt=$VERDICT_SALT"
+		printf '%s' "$runmeta"
 		echo "started=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	} >"$SERIES_RESULTS/meta"
 	printf '0\tbase\t%s\t%s\n' "$base" "$(tgit log -1 --format=%s "$base")" >"$SERIES_RESULTS/steps"
 	t0=$(now)
 
 	# Step 0: the reference every first patch is judged against.
-	tgit checkout -q --detach "$base"
 	STEP_BASE=$(tgit rev-parse "$base")
+	STEP_COMMIT=$STEP_BASE
 	STEP_PARENT='' STEP_PATCH='' STEP_CHANGES='' STEP_SUBJECT="base $(tgit log -1 --format=%h "$base")"
 	for check in "${CHECKS[@]}"; do
 		check_load "$check"
@@ -224,7 +394,7 @@ cmd_bisect() {
 				run_check 0 "$a" "$check"
 				base_must_pass "$a" "$check"
 			done
-		else
+		elif in_shard all; then
 			run_check 0 "" "$check"
 			base_must_pass "" "$check"
 		fi
@@ -244,17 +414,18 @@ cmd_bisect() {
 			warn "patch $k: branch $branch differs from patches/${PATCHES[k - 1]}; judging the branch (run '$SERIES_PROG export')"
 		tgit diff --name-status -M "$STEP_PARENT" "${commits[k - 1]}" >"$STEP_CHANGES"
 		printf '%d\t%s\t%s\t%s\n' "$k" "${PATCHES[k - 1]}" "${commits[k - 1]}" "$STEP_SUBJECT" >>"$SERIES_RESULTS/steps"
-		tgit checkout -q --detach "${commits[k - 1]}"
+		STEP_COMMIT=${commits[k - 1]}
 		step_paths "${commits[k - 1]}" >"$changes"
 		mapfile -t arches < <(affected_arches "$changes")
 		for check in "${CHECKS[@]}"; do
 			check_load "$check"
 			if [ "$CHECK_PER_ARCH" = 1 ]; then
 				for a in "${arches[@]}"; do
+					in_shard "$a" || continue
 					run_check "$k" "$a" "$check"
 					note_failure "$k" "$a" "$check"
 				done
-			else
+			elif in_shard all; then
 				run_check "$k" "" "$check"
 				note_failure "$k" "" "$check"
 			fi
@@ -271,7 +442,7 @@ cmd_bisect() {
 		printf 'SKIPPED: %s: %s\n' "$(dirname "${st#"$SERIES_RESULTS"/}")" \
 			"$(head -n 1 "${st%/status}/summary")" >&2
 	done
-	if [ ${#needed[@]} -eq 0 ]; then
+	if [ ${#needed[@]} -eq 0 ] && [ -z "$shard" ]; then
 		warn "no arch of the selection is affected by patches 1-$to: nothing was built"
 	fi
 	if [ -n "$first_bad" ]; then
@@ -279,6 +450,11 @@ cmd_bisect() {
 		return 1
 	fi
 	return 0
+}
+
+# in_shard UNIT: is UNIT (an arch, or "all") part of this run's shard?
+in_shard() {
+	[ ${#SHARD_UNITS[@]} -eq 0 ] || [[ " ${SHARD_UNITS[*]} " == *" $1 "* ]]
 }
 
 # base_must_pass ARCH CHECK: a reference that fails is a set-up error.
@@ -304,4 +480,50 @@ cmd_check() {
 	cmd_base
 	cmd_apply
 	cmd_bisect
+}
+
+# cmd_cache clear|stats: the result cache and the state it builds on.
+cmd_cache() {
+	local dir=${SERIES_VERDICTS:-$SERIES_STATE/verdicts}
+	[ $# -eq 1 ] || die_usage "usage: cache clear|stats"
+	case $1 in
+	clear)
+		# The verdicts, and the warning sets and ABI dumps they were
+		# judged with: after this, every check runs again.
+		rm -rf "$dir" "$SERIES_STATE"
+		info "cleared the result cache ($dir) and the state ($SERIES_STATE)"
+		;;
+	stats)
+		printf 'verdicts: %s in %s (%s)\n' \
+			"$(find "$dir" -mindepth 2 -maxdepth 2 -type d ! -name '*.tmp' 2>/dev/null | wc -l)" \
+			"$dir" "$(du -sh "$dir" 2>/dev/null | cut -f1 || echo 0)"
+		printf 'state: %s (%s)\n' "$SERIES_STATE" "$(du -sh "$SERIES_STATE" 2>/dev/null | cut -f1 || echo 0)"
+		;;
+	*) die_usage "cache: unknown action '$1' (clear or stats)" ;;
+	esac
+}
+
+# cmd_report [--merge DIR...]: write the reports (summary.txt, summary.md,
+# summary.json, report.html) of the result tree SERIES_RESULTS; with
+# --merge, first merge the result trees DIR... (the shards of one run)
+# into it.  Fails if a patch failed.
+cmd_report() {
+	local d
+	if [ $# -gt 0 ]; then
+		[ "$1" = --merge ] || die_usage "report: unknown argument '$1'"
+		shift
+		[ $# -ge 1 ] || die_usage "report --merge needs the result directories of the shards"
+		for d in "$@"; do
+			[ -f "$d/meta" ] || die "report --merge: $d is not a result tree (no $d/meta)"
+			[ "$(realpath -m -- "$d")" != "$SERIES_RESULTS" ] ||
+				die "report --merge: $d is the output (SERIES_RESULTS); set SERIES_RESULTS to another directory"
+		done
+		rm -rf "$SERIES_RESULTS"
+		python3 "$SERIES_ROOT/scripts/lib/report.py" --merge "$SERIES_RESULTS" "$@"
+	else
+		[ -f "$SERIES_RESULTS/meta" ] || die "no result tree in $SERIES_RESULTS; run '$SERIES_PROG bisect' first"
+		python3 "$SERIES_ROOT/scripts/lib/report.py" "$SERIES_RESULTS"
+	fi
+	info "report: $SERIES_RESULTS/report.html (Markdown: $SERIES_RESULTS/summary.md)"
+	grep -qx 'first bad: none' "$SERIES_RESULTS/summary.txt"
 }

@@ -178,6 +178,7 @@ cmd_build() {
 	fi
 	arch_config || die "$ARCH_NAME: no valid configuration"
 	log=$ARCH_BUILD_DIR/.series-build.log
+	tgit rev-parse 'HEAD^{tree}' >"$ARCH_BUILD_DIR/.series-built-tree"
 	t0=$(now)
 	info "$ARCH_NAME: building $(tgit log -1 --format='%h %s') in $ARCH_BUILD_DIR"
 	if ! kbuild "$log"; then

@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Summarise a bisect-check result directory.
+"""Summarise a bisect-check result directory, or merge shards into one.
 
   report.py RESULTS
+  report.py --merge RESULTS SHARD-RESULTS...
 
 RESULTS holds `meta` (key=value lines), `steps` (step, patch, commit,
 subject; tab separated) and one directory per (step, arch, check):
-NNNN/ARCH/CHECK/{status,summary,duration,log[,new-warnings]}.  Writes
-RESULTS/summary.json and RESULTS/summary.txt and prints the text table.
+NNNN/ARCH/CHECK/{status,summary,duration,log[,new-warnings][,cached]}.
+Writes RESULTS/summary.json, summary.txt, summary.md (for CI job
+summaries) and report.html (a static page, each cell linking to its log),
+and prints the text table.  With --merge, the result trees of the shards
+of one run (`bisect --shard K/N`) are first merged into RESULTS, which
+must not exist yet.
 """
 
+import html
 import json
 import os
+import shutil
 import sys
 
 STATUSES = ("pass", "warn", "skip", "fail")
@@ -60,6 +67,7 @@ def load(results):
                     "duration": int(read(os.path.join(cdir, "duration"), "0") or 0),
                     "log": os.path.relpath(os.path.join(cdir, "log"), results),
                     "new_warnings": new,
+                    "cached": os.path.exists(os.path.join(cdir, "cached")),
                 })
     return meta, steps
 
@@ -119,11 +127,214 @@ def table(summary):
     return "\n".join(lines) + "\n"
 
 
+def cell_text(r):
+    return r["status"] + (" (cached)" if r["cached"] else "")
+
+
+def columns(summary):
+    cols = []
+    for st in summary["steps"]:
+        for r in st["results"]:
+            key = (r["arch"], r["check"])
+            if key not in cols:
+                cols.append(key)
+    cols.sort(key=lambda c: (c[0] != "all", c[0], c[1]))
+    return cols
+
+
+MD_MARK = {"pass": "pass", "warn": "WARN", "skip": "skip", "fail": "**FAIL**"}
+
+
+def markdown(summary):
+    """A Markdown summary for CI job summaries."""
+    meta, cols = summary["meta"], columns(summary)
+    fb, t = summary["first_bad"], summary["totals"]
+    out = ["## Bisect-check of the series", ""]
+    out.append("First bad: none" if fb is None else
+               f"First bad: **patch {fb['step']}** (`{fb['patch']}`) on {fb['arch']}: "
+               f"{fb['check']}: {fb['summary']}")
+    out.append("")
+    out.append(f"pass {t['pass']}, fail {t['fail']}, skip {t['skip']}, warn {t['warn']}; "
+               f"base `{meta.get('base', '?')[:12]}`, duration {meta.get('duration', '?')} s")
+    out.append("")
+    out.append("| # | patch | " + " | ".join(f"{a}/{c}" for a, c in cols) + " |")
+    out.append("|---|---|" + "---|" * len(cols))
+    for st in summary["steps"]:
+        cells = {(r["arch"], r["check"]): r["status"] for r in st["results"]}
+        label = "base" if st["step"] == 0 else st["subject"]
+        label = label.replace("|", "\\|")
+        out.append(f"| {st['step']} | {label} | " +
+                   " | ".join(MD_MARK.get(cells.get(c), "") for c in cols) + " |")
+    warns = [(st["step"], r["arch"], w) for st in summary["steps"]
+             for r in st["results"] for w in r["new_warnings"]]
+    if warns:
+        out += ["", "New warnings:", ""]
+        out += [f"- patch {k} on {a}: `{w}`" for k, a, w in warns]
+    return "\n".join(out) + "\n"
+
+
+CSS = """
+body { font-family: sans-serif; margin: 1.5em; color: #222; }
+table { border-collapse: collapse; font-size: 90%; }
+th, td { border: 1px solid #bbb; padding: 0.25em 0.5em; text-align: left; }
+th { background: #eee; }
+td.cell { text-align: center; }
+td.cell a { color: inherit; text-decoration: none; display: block; }
+.pass { background: #c8e6c9; } .warn { background: #fff3b0; }
+.skip { background: #e0e0e0; color: #555; } .fail { background: #ef9a9a; font-weight: bold; }
+tr.firstbad td.patch { outline: 3px solid #c62828; }
+tr.firstbad td.num::after { content: " first bad"; color: #c62828; font-weight: bold; }
+ul.warnings { margin: 0.2em 0 0.2em 1em; font-family: monospace; color: #8a1c1c; }
+table.meta { margin-top: 0.5em; } table.meta td { font-family: monospace; }
+.cached { font-style: italic; }
+"""
+
+
+def html_page(summary):
+    """The static HTML report: patches x (arch, check), each cell a link to its log."""
+    meta, cols = summary["meta"], columns(summary)
+    fb = summary["first_bad"]
+    esc = html.escape
+    out = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
+           "<title>Bisect-check report</title>", f"<style>{CSS}</style></head><body>",
+           "<h1>Bisect-check of the series</h1>"]
+    if fb is None:
+        out.append("<p id=\"first-bad\">First bad patch: none.</p>")
+    else:
+        out.append(f"<p id=\"first-bad\" class=\"fail\">First bad patch: {fb['step']} "
+                   f"({esc(fb['patch'])}) on {esc(fb['arch'])}: {esc(fb['check'])}: "
+                   f"{esc(fb['summary'])}</p>")
+    t = summary["totals"]
+    out.append(f"<p id=\"totals\">pass {t['pass']}, fail {t['fail']}, skip {t['skip']}, "
+               f"warn {t['warn']}; cells in italics were taken from the result cache.</p>")
+    out.append("<table id=\"matrix\"><thead><tr><th>#</th><th>patch</th>")
+    out += [f"<th>{esc(a)}<br>{esc(c)}</th>" for a, c in cols]
+    out.append("</tr></thead><tbody>")
+    for st in summary["steps"]:
+        bad = fb is not None and fb["step"] == st["step"]
+        cells = {(r["arch"], r["check"]): r for r in st["results"]}
+        label = "base" if st["step"] == 0 else st["subject"]
+        trcls = ' class="firstbad"' if bad else ""
+        out.append(f"<tr{trcls}>"
+                   f"<td class=\"num\">{st['step']}</td><td class=\"patch\">"
+                   f"<span title=\"{esc(st['patch'])}\">{esc(label)}</span>")
+        warns = [(r["arch"], w) for r in st["results"] for w in r["new_warnings"]]
+        if warns:
+            out.append("<ul class=\"warnings\">" +
+                       "".join(f"<li>{esc(a)}: {esc(w)}</li>" for a, w in warns) + "</ul>")
+        out.append("</td>")
+        for c in cols:
+            r = cells.get(c)
+            if r is None:
+                out.append("<td class=\"cell\"></td>")
+                continue
+            cls = r["status"] + (" cached" if r["cached"] else "")
+            out.append(f"<td class=\"cell {cls}\"><a href=\"{esc(r['log'])}\" "
+                       f"title=\"{esc(r['summary'])}\">{esc(cell_text(r))}</a></td>")
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    out.append("<h2>Run</h2><table id=\"meta\" class=\"meta\">")
+    for key in sorted(meta):
+        out.append(f"<tr><th>{esc(key)}</th><td>{esc(meta[key])}</td></tr>")
+    out.append("</table></body></html>")
+    return "\n".join(out) + "\n"
+
+
+def read_meta(path):
+    meta = {}
+    for line in read(os.path.join(path, "meta")).splitlines():
+        if "=" in line:
+            key, val = line.split("=", 1)
+            meta[key] = val
+    return meta
+
+
+def merge(out, shards):
+    """Merge the result trees of the shards of one run into OUT."""
+    if os.path.exists(out):
+        raise ValueError(f"{out} exists; merge writes a new result tree")
+    metas = [read_meta(d) for d in shards]
+    for d, m in zip(shards, metas):
+        if not m:
+            raise ValueError(f"{d}: not a result tree (no meta)")
+        for key in ("base", "branch"):
+            if m.get(key) != metas[0].get(key):
+                raise ValueError(f"{d}: {key} {m.get(key)!r} differs from "
+                                 f"{shards[0]}'s {metas[0].get(key)!r}: not shards of one run")
+    steps = {}
+    for d in shards:
+        for line in read(os.path.join(d, "steps")).splitlines():
+            fields = line.split("\t")
+            if fields[0] in steps and steps[fields[0]] != line:
+                raise ValueError(f"{d}/steps: step {fields[0]} differs between shards")
+            steps[fields[0]] = line
+    os.makedirs(out)
+    owner = {}
+    for d in shards:
+        for step in sorted(os.listdir(d)):
+            sdir = os.path.join(d, step)
+            if not (step.isdigit() and os.path.isdir(sdir)):
+                continue
+            for unit in sorted(os.listdir(sdir)):
+                src = os.path.join(sdir, unit)
+                dst = os.path.join(out, step, unit)
+                if not os.path.isdir(src):
+                    if not os.path.exists(dst):
+                        os.makedirs(os.path.dirname(dst), exist_ok=True)
+                        shutil.copy2(src, dst)
+                    continue
+                for check in sorted(os.listdir(src)):
+                    key = (step, unit, check)
+                    if key in owner:
+                        raise ValueError(f"{step}/{unit}/{check} is in both {owner[key]} and {d}")
+                    owner[key] = d
+                    shutil.copytree(os.path.join(src, check), os.path.join(dst, check))
+
+    def union(key):
+        seen = []
+        for m in metas:
+            for v in m.get(key, "").split():
+                if v not in seen:
+                    seen.append(v)
+        return " ".join(seen)
+
+    meta = dict(metas[0])
+    meta["arches"] = union("arches")
+    meta["checks"] = union("checks")
+    meta["units"] = union("units")
+    meta["shard"] = f"merged from {len(shards)} result tree(s): " + \
+        " ".join(m.get("shard", "?") for m in metas)
+    meta["started"] = min(m.get("started", "") for m in metas)
+    meta["finished"] = max(m.get("finished", "") for m in metas)
+    meta["duration"] = str(max(int(m.get("duration", "0") or 0) for m in metas))
+    for m in metas:
+        for key, val in m.items():
+            if key.startswith(("toolchain.", "config.")):
+                meta[key] = val
+    with open(os.path.join(out, "meta"), "w", encoding="utf-8") as f:
+        f.writelines(f"{k}={v}\n" for k, v in meta.items())
+    with open(os.path.join(out, "steps"), "w", encoding="utf-8") as f:
+        f.writelines(steps[k] + "\n" for k in sorted(steps, key=int))
+
+
+def write(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def main(argv):
-    if len(argv) != 1:
+    if len(argv) >= 3 and argv[0] == "--merge":
+        results = argv[1]
+        try:
+            merge(results, argv[2:])
+        except (OSError, ValueError) as e:
+            print(f"report.py: error: {e}", file=sys.stderr)
+            return 1
+    elif len(argv) == 1 and not argv[0].startswith("-"):
+        results = argv[0]
+    else:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    results = argv[0]
     try:
         summary = summarise(*load(results))
     except (OSError, ValueError) as e:
@@ -133,8 +344,9 @@ def main(argv):
         json.dump(summary, f, indent=1, sort_keys=True)
         f.write("\n")
     text = table(summary)
-    with open(os.path.join(results, "summary.txt"), "w", encoding="utf-8") as f:
-        f.write(text)
+    write(os.path.join(results, "summary.txt"), text)
+    write(os.path.join(results, "summary.md"), markdown(summary))
+    write(os.path.join(results, "report.html"), html_page(summary))
     sys.stdout.write(text)
     return 0
 

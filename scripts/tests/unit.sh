@@ -199,6 +199,7 @@ make_results_fixture() {
 		echo pass >"$c/status"
 		echo clean >"$c/summary"
 		echo 1 >"$c/duration"
+		: >"$c/log"
 	done
 	printf 'drivers/x.c\tunused variable\n' >"$r/0002/s390/build/new-warnings"
 }
@@ -225,6 +226,65 @@ EOF
 	assert_contains out "bad status 'bogus'"
 }
 TESTS+=(test_report)
+
+# check_report_html DIR: report.html of DIR links every cell to a file
+# that exists, marks the first bad patch and lists its new warning.
+check_report_html() {
+	python3 - "$1" <<'EOF' || fail "report.html of $1"
+import html.parser, os, sys
+d = sys.argv[1]
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links, self.rows, self.cells = [], [], []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "a":
+            self.links.append(a["href"])
+        if tag == "tr":
+            self.rows.append(a.get("class", ""))
+        if tag == "td" and "cell" in a.get("class", ""):
+            self.cells.append(a["class"])
+p = P()
+p.feed(open(os.path.join(d, "report.html"), encoding="utf-8").read())
+assert p.links, "no links"
+for href in p.links:
+    assert os.path.isfile(os.path.join(d, href)), f"link {href} does not resolve"
+assert sum("fail" in c for c in p.cells) == 1, p.cells
+assert "firstbad" in p.rows, p.rows
+text = open(os.path.join(d, "report.html"), encoding="utf-8").read()
+assert "s390: drivers/x.c: unused variable" in text
+print(len(p.links), "links resolve")
+EOF
+}
+
+test_report_merge() {
+	local d
+	make_results_fixture full
+	expect_exit 0 out python3 "$SERIES_ROOT/scripts/lib/report.py" full
+	check_report_html full
+	assert_contains full/summary.md "First bad: **patch 2** (\`0002-b.patch\`) on s390"
+	# Two shards of the same run: "all" and x86_64, and s390.
+	for d in a b; do
+		cp -r full "$d"
+		rm -f "$d"/summary.* "$d/report.html"
+	done
+	rm -rf a/000?/s390 b/000?/all b/000?/x86_64
+	echo 'shard=1/2' >>a/meta
+	echo 'shard=2/2' >>b/meta
+	expect_exit 0 out python3 "$SERIES_ROOT/scripts/lib/report.py" --merge merged a b
+	diff full/summary.txt merged/summary.txt || fail "the merged shards do not give the unsharded verdicts"
+	check_report_html merged
+	assert_contains merged/meta "shard=merged from 2 result tree(s): 1/2 2/2"
+	expect_exit 1 out python3 "$SERIES_ROOT/scripts/lib/report.py" --merge merged2 a full
+	assert_contains out "0000/x86_64/build is in both a and full"
+	sed -i 's/^base=.*/base=other/' b/meta
+	expect_exit 1 out python3 "$SERIES_ROOT/scripts/lib/report.py" --merge merged3 a b
+	assert_contains out "b: base 'other' differs from a's 'abc': not shards of one run"
+	expect_exit 1 out python3 "$SERIES_ROOT/scripts/lib/report.py" --merge merged a
+	assert_contains out "merged exists"
+}
+TESTS+=(test_report_merge)
 
 test_missing_cross_compiler() {
 	cp -r "$SERIES_ROOT/configs" cfg
@@ -346,13 +406,16 @@ test_check_units() {
 	printf 'CHECK_DESCRIPTION=t\nCHECK_SCOPE=patch\nCHECK_PER_ARCH=0\nCHECK_ORDER=1\nCHECK_TOOLS=no-such-tool-xyz:no-such-package\nCHECK_REPRO=x\n' >checks/fake/manifest
 	printf '#!/bin/sh\necho s >"$SERIES_CHECK_RESULT_DIR/summary"\nexit 0\n' >checks/fake/run
 	chmod +x checks/fake/run
+	git init -q tree && git -C tree commit -q --allow-empty -m base
 	cat >drive.sh <<'EOF'
 set -euo pipefail
 . "$1/scripts/lib/common.sh"
 . "$1/scripts/lib/bisect.sh"
-SERIES_CHECKS=$PWD/checks SERIES_RESULTS=$PWD/results SERIES_TREE=$PWD NSTEPS=1
+SERIES_CHECKS=$PWD/checks SERIES_RESULTS=$PWD/results SERIES_TREE=$PWD/tree NSTEPS=1
+SERIES_VERDICTS=$PWD/verdicts
 STEP_PARENT='' STEP_PATCH='' STEP_CHANGES='' STEP_SUBJECT=t STEP_BASE=''
 SERIES_NO_INSTALL=1
+VERDICT_SALT=$(verdict_salt)
 check_load fake
 run_check 1 "" fake
 echo "status=$LAST_STATUS"
@@ -370,6 +433,32 @@ EOF
 	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
 	assert_contains out "status=fail"
 	assert_contains results/0001/all/fake/summary "check wrote no summary"
+
+	# The result cache: a verdict is reused while its tree, its patch, the
+	# check and the tooling are the same; a failure is never reused.
+	export RUNS=$PWD/runs
+	printf '#!/bin/sh\necho run >>"$RUNS"\necho s >"$SERIES_CHECK_RESULT_DIR/summary"\nexit 0\n' >checks/fake/run
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	assert_contains out "pass (cached)"
+	assert_eq "$(wc -l <runs)" 1 "runs of an unchanged check"
+	[ -e results/0001/all/fake/cached ] || fail "a reused verdict is not marked cached"
+	git -C tree commit -q --allow-empty -m next
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	assert_eq "$(wc -l <runs)" 1 "runs after a commit that keeps the tree"
+	echo x >tree/f && git -C tree add f && git -C tree commit -q -m change
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	assert_eq "$(wc -l <runs)" 2 "runs after the tree changed"
+	expect_exit 0 out env SERIES_NO_CACHE=1 bash drive.sh "$SERIES_ROOT"
+	assert_eq "$(wc -l <runs)" 3 "runs with SERIES_NO_CACHE=1"
+	echo '# changed' >>checks/fake/manifest
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	assert_eq "$(wc -l <runs)" 4 "runs after the check changed"
+	sed -i 's/^exit 0$/exit 1/' checks/fake/run
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	assert_contains out "status=fail"
+	assert_eq "$(wc -l <runs)" 6 "runs of a failing check"
 }
 TESTS+=(test_check_units)
 
@@ -380,23 +469,101 @@ set -euo pipefail
 . "$1/scripts/lib/build.sh"
 . "$1/scripts/lib/bisect.sh"
 SELECTED_ARCHES=()
-printf 'drivers/vfio/vfio_main.c\n' >p1
-printf 'arch/riscv/kvm/main.c\narch/mips/Kconfig\n' >p2
-echo "default: $(affected_arches p1 | tr '\n' ' ')"
-echo "touched: $(affected_arches p2 | tr '\n' ' ')"
+affected_rules_load
+t() { printf '%s\n' "${@:2}" >paths; echo "$1: [$(affected_arches paths | tr '\n' ' ')]"; }
+t generic drivers/vfio/vfio_main.c
+t other-arches arch/riscv/kvm/main.c arch/mips/Kconfig
+t s390-only arch/s390/kvm/kvm-s390.c arch/s390/kvm/gmap.h
+t arm64-shared include/kvm/arm64/kvm_arm.h MAINTAINERS
+t docs Documentation/virt/kvm/api.rst MAINTAINERS tools/include/uapi/linux/kvm.h
+t arm64-and-generic arch/arm64/kvm/arm.c include/linux/kvm_host.h
 SELECTED_ARCHES=(riscv64)
-echo "selected: [$(affected_arches p1 | tr '\n' ' ')]"
+t selected drivers/vfio/vfio_main.c
 SELECTED_ARCHES=()
 SERIES_ARCHES="powerpc x86_64"
-echo "override: $(affected_arches p1 | tr '\n' ' ')"
+t override Documentation/x.rst
 EOF2
 	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
-	assert_contains out "default: arm64 s390 x86_64 "
-	assert_contains out "touched: arm64 mips riscv64 s390 x86_64 "
+	cat out
+	assert_contains out "generic: [arm64 s390 x86_64 ]"
+	assert_contains out "other-arches: [mips riscv64 ]"
+	assert_contains out "s390-only: [s390 ]"
+	assert_contains out "arm64-shared: [arm64 s390 ]"
+	assert_contains out "docs: []"
+	assert_contains out "arm64-and-generic: [arm64 s390 x86_64 ]"
 	assert_contains out "selected: []"
-	assert_contains out "override: powerpc x86_64 "
+	assert_contains out "override: [powerpc x86_64 ]"
+	# The rules are data; a bad one is named with its file and line.
+	cp -r "$SERIES_CONFIGS" cfg
+	printf 'arch/sparc/*  sparc64\n' >>cfg/affected.conf
+	expect_exit 1 out env SERIES_CONFIGS="$PWD/cfg" bash drive.sh "$SERIES_ROOT"
+	assert_contains out "cfg/affected.conf:$(wc -l <cfg/affected.conf): unknown arch 'sparc64'"
+	cp "$SERIES_CONFIGS/affected.conf" cfg/affected.conf
+	printf 'lonely/path\n' >>cfg/affected.conf
+	expect_exit 1 out env SERIES_CONFIGS="$PWD/cfg" bash drive.sh "$SERIES_ROOT"
+	assert_contains out "cfg/affected.conf:$(wc -l <cfg/affected.conf): 'lonely/path' names no arch"
 }
 TESTS+=(test_affected_arches)
+
+# The CI pipelines of ci/: valid YAML by yamllint, and a matrix that
+# the tool can run: one bisect job per shard K/N with N the number of
+# jobs, a merge job after them, and only subcommands the tool has.
+test_ci_pipelines() {
+	local py=''
+	if ! command -v yamllint >/dev/null 2>&1; then
+		{ [ "$(id -u)" -eq 0 ] && [ "${SERIES_NO_INSTALL:-0}" != 1 ] && apt_install yamllint; } ||
+			skip "yamllint not installed (Debian package yamllint)"
+	fi
+	yamllint -f parsable -d '{extends: default, rules: {line-length: {max: 120}, document-start: disable, truthy: {check-keys: false}}}' \
+		"$SERIES_ROOT"/ci/*.yml ||
+		fail "yamllint reports problems in ci/"
+	# yamllint's own Python has the YAML parser (Debian python3-yaml).
+	for py in /usr/bin/python3 python3; do
+		"$py" -c 'import yaml' 2>/dev/null && break
+		py=''
+	done
+	[ -n "$py" ] || skip "no Python with the yaml module (Debian package python3-yaml)"
+	"$SERIES" help >help.txt
+	"$py" - "$SERIES_ROOT/ci" help.txt <<'EOF' || fail "the CI pipelines"
+import os, re, sys, yaml
+ci, helptext = sys.argv[1], open(sys.argv[2]).read()
+commands = set(re.findall(r"^  ([a-z]+)\b", helptext, re.M))
+def scripts(job):
+    steps = job.get("steps", [])
+    lines = [s["run"] for s in steps if "run" in s] + job.get("script", [])
+    return "\n".join(lines)
+def check_commands(name, text):
+    for cmd in re.findall(r"scripts/series (\w+)", text):
+        assert cmd in commands, f"{name}: 'scripts/series {cmd}' is not a subcommand"
+
+gh = yaml.safe_load(open(os.path.join(ci, "github-actions.yml")))
+jobs = gh["jobs"]
+n = int(gh["env"]["SERIES_SHARDS"])
+assert jobs["bisect"]["strategy"]["matrix"]["shard"] == list(range(1, n + 1)), "github: shards"
+assert '--shard "${{ matrix.shard }}/$SERIES_SHARDS"' in scripts(jobs["bisect"]), "github: --shard"
+assert jobs["merge"]["needs"] == "bisect", "github: merge needs bisect"
+assert "report --merge" in scripts(jobs["merge"]), "github: merge"
+uploads = [s for s in jobs["bisect"]["steps"] if s.get("uses", "").startswith("actions/upload-artifact")]
+assert uploads and uploads[0]["with"]["name"] == "results-${{ matrix.shard }}", "github: artifacts"
+for name, job in jobs.items():
+    check_commands(f"github {name}", scripts(job))
+
+gl = yaml.safe_load(open(os.path.join(ci, "gitlab-ci.yml")))
+stages = gl["stages"]
+for name, job in gl.items():
+    if name in ("stages", "default", "variables"):
+        continue
+    assert job["stage"] in stages, f"gitlab {name}: unknown stage"
+    check_commands(f"gitlab {name}", scripts(job))
+b = gl["bisect"]
+assert isinstance(b["parallel"], int) and b["parallel"] >= 2, "gitlab: parallel"
+assert '--shard "$CI_NODE_INDEX/$CI_NODE_TOTAL"' in scripts(b), "gitlab: --shard"
+assert "bisect" in gl["merge"]["needs"] and "report --merge" in scripts(gl["merge"]), "gitlab: merge"
+assert stages.index(gl["merge"]["stage"]) > stages.index(b["stage"]), "gitlab: merge runs after bisect"
+print(f"github: {n} shards + merge; gitlab: {b['parallel']} shards + merge")
+EOF
+}
+TESTS+=(test_ci_pipelines)
 
 test_shellcheck() {
 	if ! command -v shellcheck >/dev/null 2>&1; then
