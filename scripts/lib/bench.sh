@@ -28,7 +28,7 @@ bench_cold() {
 # bench_touch_last BRANCH: a copy of the stack as BRANCH whose last patch
 # also adds a comment line to the first C file or header it adds or changes.
 bench_touch_last() {
-	local tip file blob tree idx=$BENCH_DIR/index
+	local tip file blob tree commit idx=$BENCH_DIR/index
 	tip=$(tgit rev-parse "$SERIES_BRANCH")
 	file=$(tgit diff --name-only --diff-filter=AMR -M "$tip~1" "$tip" | grep -m1 -E '\.[ch]$' || true)
 	[ -n "$file" ] || die "bench: the last patch changes no C file or header to touch"
@@ -38,11 +38,12 @@ bench_touch_last() {
 		GIT_INDEX_FILE=$idx tgit update-index --cacheinfo "100644,$blob,$file" &&
 		GIT_INDEX_FILE=$idx tgit write-tree)
 	rm -f "$idx"
-	tgit log -1 --format=%B "$tip" |
+	commit=$(tgit log -1 --format=%B "$tip" |
 		GIT_AUTHOR_NAME=$(tgit log -1 --format=%an "$tip") GIT_AUTHOR_EMAIL=$(tgit log -1 --format=%ae "$tip") \
 		GIT_AUTHOR_DATE=$(tgit log -1 --format=%aI "$tip") GIT_COMMITTER_NAME=$(tgit log -1 --format=%cn "$tip") \
 		GIT_COMMITTER_EMAIL=$(tgit log -1 --format=%ce "$tip") GIT_COMMITTER_DATE=$(tgit log -1 --format=%cI "$tip") \
-		tgit commit-tree "$tree" -p "$tip~1" | xargs tgit branch -f "$1"
+		tgit commit-tree "$tree" -p "$tip~1")
+	tgit branch -f "$1" "$commit"
 	info "bench: $1 = the stack with $file touched in its last patch"
 }
 
