@@ -198,6 +198,61 @@ verdict_keep() {
 	mv "$v.tmp" "$v"
 }
 
+# step_checkout: check the step STEP_COMMIT out, if it is not.  Only for
+# a check that runs: a step judged from the cache alone leaves the tree
+# (and its mtimes) alone.
+step_checkout() {
+	if [ -n "${STEP_COMMIT:-}" ] && [ "$(tgit rev-parse HEAD)" != "$STEP_COMMIT" ]; then
+		tgit checkout -q --detach "$STEP_COMMIT"
+	fi
+}
+
+# parallel_arches: how many arches build at once: SERIES_PARALLEL, by
+# default a quarter of the cores (at least 1).  One kernel build keeps 2
+# cores busy on its own, so 2 cores build one arch at a time with -j2, and
+# 8 cores two at a time with -j4 each.
+parallel_arches() {
+	local p=${SERIES_PARALLEL:-$(($(nproc) / 4))}
+	[[ $p =~ ^[0-9]+$ ]] || die_usage "SERIES_PARALLEL must be a number, not '$p'"
+	[ "$p" -ge 1 ] || p=1
+	echo "$p"
+}
+
+# run_per_arch STEP CHECK AFTER ARCH...: run a per-arch check on every
+# ARCH, up to parallel_arches at once, each with its share of SERIES_JOBS
+# (never more make jobs than SERIES_JOBS in all); then call AFTER STEP ARCH
+# CHECK for every ARCH in order, with LAST_STATUS set.
+run_per_arch() {
+	local step=$1 check=$2 after=$3 par a running=0 jobs st
+	shift 3
+	par=$(parallel_arches)
+	if [ "$par" -le 1 ] || [ $# -le 1 ]; then
+		for a in "$@"; do
+			run_check "$step" "$a" "$check"
+			"$after" "$step" "$a" "$check"
+		done
+		return 0
+	fi
+	[ "$par" -le $# ] || par=$#
+	jobs=$((SERIES_JOBS / par))
+	[ "$jobs" -ge 1 ] || jobs=1
+	step_checkout
+	for a in "$@"; do
+		if [ "$running" -ge "$par" ]; then
+			wait -n || true
+			running=$((running - 1))
+		fi
+		(SERIES_JOBS=$jobs run_check "$step" "$a" "$check") &
+		running=$((running + 1))
+	done
+	wait || true
+	for a in "$@"; do
+		st=$SERIES_RESULTS/$(printf '%04d' "$step")/$a/$check/status
+		LAST_STATUS=$(cat "$st" 2>/dev/null || echo fail)
+		"$after" "$step" "$a" "$check"
+	done
+}
+
 # run_check STEP ARCH CHECK: run one check unit, or reuse its kept verdict;
 # sets LAST_STATUS.
 run_check() {
@@ -221,11 +276,7 @@ run_check() {
 		echo "SKIP: missing tool: $(echo "$missing" | paste -sd, -)" >"$dir/summary"
 		: >"$dir/log"
 	else
-		# The tree is checked out only for a check that runs: a step judged
-		# from the cache alone leaves the tree (and its mtimes) alone.
-		if [ -n "${STEP_COMMIT:-}" ] && [ "$(tgit rev-parse HEAD)" != "$STEP_COMMIT" ]; then
-			tgit checkout -q --detach "$STEP_COMMIT"
-		fi
+		step_checkout
 		set +e
 		(
 			cd "$SERIES_TREE"
@@ -292,7 +343,7 @@ repro_command() {
 # cmd_bisect: see usage.
 cmd_bisect() {
 	local branch=$SERIES_BRANCH to="" keep_going=0 base k arch check commits=() orig
-	local changes arches first_bad="" a t0 needed=() selected_checks=() c shard=''
+	local changes arches first_bad="" a t0 needed=() selected_checks=() c shard='' mine=()
 	SELECTED_ARCHES=() SHARD_UNITS=()
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -390,13 +441,10 @@ cmd_bisect() {
 		check_load "$check"
 		[ "$CHECK_AT_BASE" = 1 ] || continue
 		if [ "$CHECK_PER_ARCH" = 1 ]; then
-			for a in "${needed[@]}"; do
-				run_check 0 "$a" "$check"
-				base_must_pass "$a" "$check"
-			done
+			[ ${#needed[@]} -eq 0 ] || run_per_arch 0 "$check" base_must_pass "${needed[@]}"
 		elif in_shard all; then
 			run_check 0 "" "$check"
-			base_must_pass "" "$check"
+			base_must_pass 0 "" "$check"
 		fi
 	done
 
@@ -420,11 +468,11 @@ cmd_bisect() {
 		for check in "${CHECKS[@]}"; do
 			check_load "$check"
 			if [ "$CHECK_PER_ARCH" = 1 ]; then
+				mine=()
 				for a in "${arches[@]}"; do
-					in_shard "$a" || continue
-					run_check "$k" "$a" "$check"
-					note_failure "$k" "$a" "$check"
+					in_shard "$a" && mine+=("$a")
 				done
+				[ ${#mine[@]} -eq 0 ] || run_per_arch "$k" "$check" note_failure "${mine[@]}"
 			elif in_shard all; then
 				run_check "$k" "" "$check"
 				note_failure "$k" "" "$check"
@@ -457,11 +505,12 @@ in_shard() {
 	[ ${#SHARD_UNITS[@]} -eq 0 ] || [[ " ${SHARD_UNITS[*]} " == *" $1 "* ]]
 }
 
-# base_must_pass ARCH CHECK: a reference that fails is a set-up error.
+# base_must_pass STEP ARCH CHECK: a reference (STEP 0) that fails is a
+# set-up error.
 base_must_pass() {
-	local r=$SERIES_RESULTS/0000/${1:-all}/$2
+	local r=$SERIES_RESULTS/0000/${2:-all}/$3
 	[ "$LAST_STATUS" != fail ] ||
-		die "the base does not pass '$2'${1:+ on $1}: $(head -n 1 "$r/summary"); log: $r/log"
+		die "the base does not pass '$3'${2:+ on $2}: $(head -n 1 "$r/summary"); log: $r/log"
 }
 
 # note_failure STEP ARCH CHECK: remember how to reproduce the first failure

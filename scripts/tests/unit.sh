@@ -462,6 +462,50 @@ EOF
 }
 TESTS+=(test_check_units)
 
+# Per-arch checks of a step run up to SERIES_PARALLEL at once, sharing
+# SERIES_JOBS, and are judged in arch order afterwards.
+test_parallel_arches() {
+	mkdir -p checks/slow running
+	printf 'CHECK_DESCRIPTION=t\nCHECK_SCOPE=patch\nCHECK_PER_ARCH=1\nCHECK_ORDER=1\nCHECK_TOOLS=sh:dash\nCHECK_REPRO=x\n' >checks/slow/manifest
+	cat >checks/slow/run <<'EOF'
+#!/bin/sh
+touch "$RUNNING/$SERIES_CHECK_ARCH"
+echo "$(ls "$RUNNING" | wc -l) $SERIES_JOBS" >>"$RUNNING.log"
+sleep 1
+rm "$RUNNING/$SERIES_CHECK_ARCH"
+echo "done $SERIES_CHECK_ARCH" >"$SERIES_CHECK_RESULT_DIR/summary"
+[ "$SERIES_CHECK_ARCH" != s390 ] || exit 1
+EOF
+	chmod +x checks/slow/run
+	git init -q tree && git -C tree commit -q --allow-empty -m base
+	cat >drive.sh <<'EOF'
+set -euo pipefail
+. "$1/scripts/lib/common.sh"
+. "$1/scripts/lib/build.sh"
+. "$1/scripts/lib/bisect.sh"
+SERIES_CHECKS=$PWD/checks SERIES_RESULTS=$PWD/results SERIES_TREE=$PWD/tree NSTEPS=1
+SERIES_VERDICTS=$PWD/verdicts SERIES_NO_CACHE=1 SERIES_JOBS=4 SERIES_BUILD=$PWD/build
+STEP_PARENT='' STEP_PATCH='' STEP_CHANGES='' STEP_SUBJECT=t STEP_BASE=''
+VERDICT_SALT=$(verdict_salt)
+export RUNNING=$PWD/running
+after() { echo "after $2 $LAST_STATUS"; }
+check_load slow
+run_per_arch 1 slow after arm64 s390 x86_64 riscv64
+EOF
+	expect_exit 0 out env SERIES_PARALLEL=2 bash drive.sh "$SERIES_ROOT"
+	cat out running.log
+	# Judged in arch order, with the verdict each arch got.
+	assert_eq "$(grep '^after' out | tr '\n' ' ')" "after arm64 pass after s390 fail after x86_64 pass after riscv64 pass " "verdicts"
+	assert_eq "$(sort -n running.log | tail -n 1)" "2 2" "most checks at once, and the make jobs of each"
+	assert_eq "$(wc -l <running.log)" 4 "checks run"
+	rm running.log
+	expect_exit 0 out env SERIES_PARALLEL=1 bash drive.sh "$SERIES_ROOT"
+	assert_eq "$(sort -u running.log)" "1 4" "one at a time, with every make job"
+	expect_exit 2 out env SERIES_PARALLEL=x bash drive.sh "$SERIES_ROOT"
+	assert_contains out "SERIES_PARALLEL must be a number, not 'x'"
+}
+TESTS+=(test_parallel_arches)
+
 test_affected_arches() {
 	cat >drive.sh <<'EOF2'
 set -euo pipefail
