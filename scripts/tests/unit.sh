@@ -506,6 +506,22 @@ EOF
 }
 TESTS+=(test_parallel_arches)
 
+test_cache_command() {
+	mkdir -p state/verdicts/ab/abcd state/x86_64/k/warnings
+	echo pass >state/verdicts/ab/abcd/status
+	echo w >state/x86_64/k/warnings/t
+	expect_exit 0 out env SERIES_STATE="$PWD/state" "$SERIES" cache stats
+	assert_contains out "verdicts: 1 in $PWD/state/verdicts"
+	expect_exit 0 out env SERIES_STATE="$PWD/state" "$SERIES" cache clear
+	[ ! -e state ] || fail "cache clear left $(find state | head -n 3)"
+	expect_exit 0 out env SERIES_STATE="$PWD/state" "$SERIES" cache stats
+	assert_contains out "verdicts: 0"
+	expect_exit 2 out env SERIES_STATE="$PWD/state" "$SERIES" cache drop
+	assert_contains out "cache: unknown action 'drop' (clear or stats)"
+	expect_exit 2 out "$SERIES" cache
+}
+TESTS+=(test_cache_command)
+
 test_affected_arches() {
 	cat >drive.sh <<'EOF2'
 set -euo pipefail
