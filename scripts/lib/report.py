@@ -32,12 +32,17 @@ def read(path, default=""):
         return default
 
 
-def load(results):
+def read_meta(path):
     meta = {}
-    for line in read(os.path.join(results, "meta")).splitlines():
+    for line in read(os.path.join(path, "meta")).splitlines():
         if "=" in line:
             key, val = line.split("=", 1)
             meta[key] = val
+    return meta
+
+
+def load(results):
+    meta = read_meta(results)
     steps = []
     for line in read(os.path.join(results, "steps")).splitlines():
         fields = line.split("\t")
@@ -95,7 +100,8 @@ def summarise(meta, steps):
             "first_bad": first_bad}
 
 
-def table(summary):
+def columns(summary):
+    """The (arch, check) pairs of the results: "all" first, then by arch."""
     cols = []
     for st in summary["steps"]:
         for r in st["results"]:
@@ -103,6 +109,11 @@ def table(summary):
             if key not in cols:
                 cols.append(key)
     cols.sort(key=lambda c: (c[0] != "all", c[0], c[1]))
+    return cols
+
+
+def table(summary):
+    cols = columns(summary)
     heads = [f"{a}/{c}" for a, c in cols]
     rows = []
     for st in summary["steps"]:
@@ -129,17 +140,6 @@ def table(summary):
 
 def cell_text(r):
     return r["status"] + (" (cached)" if r["cached"] else "")
-
-
-def columns(summary):
-    cols = []
-    for st in summary["steps"]:
-        for r in st["results"]:
-            key = (r["arch"], r["check"])
-            if key not in cols:
-                cols.append(key)
-    cols.sort(key=lambda c: (c[0] != "all", c[0], c[1]))
-    return cols
 
 
 MD_MARK = {"pass": "pass", "warn": "WARN", "skip": "skip", "fail": "**FAIL**"}
@@ -238,15 +238,6 @@ def html_page(summary):
         out.append(f"<tr><th>{esc(key)}</th><td>{esc(meta[key])}</td></tr>")
     out.append("</table></body></html>")
     return "\n".join(out) + "\n"
-
-
-def read_meta(path):
-    meta = {}
-    for line in read(os.path.join(path, "meta")).splitlines():
-        if "=" in line:
-            key, val = line.split("=", 1)
-            meta[key] = val
-    return meta
 
 
 def merge(out, shards):

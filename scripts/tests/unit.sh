@@ -391,6 +391,22 @@ test_apply_export_fixture() {
 }
 TESTS+=(test_apply_export_fixture)
 
+# runner_preamble: the start of a driver script that calls the bisect
+# runner's functions on the check units in ./checks, the git tree ./tree
+# and the result tree ./results; its $1 is the repository.
+runner_preamble() {
+	cat <<'EOF'
+set -euo pipefail
+. "$1/scripts/lib/common.sh"
+. "$1/scripts/lib/build.sh"
+. "$1/scripts/lib/bisect.sh"
+SERIES_CHECKS=$PWD/checks SERIES_RESULTS=$PWD/results SERIES_TREE=$PWD/tree NSTEPS=1
+SERIES_VERDICTS=$PWD/verdicts SERIES_BUILD=$PWD/build
+STEP_PARENT='' STEP_PATCH='' STEP_CHANGES='' STEP_SUBJECT=t STEP_BASE=''
+VERDICT_SALT=$(verdict_salt)
+EOF
+}
+
 test_check_units() {
 	local d name
 	for d in "$SERIES_ROOT"/scripts/checks/*/; do
@@ -407,15 +423,8 @@ test_check_units() {
 	printf '#!/bin/sh\necho s >"$SERIES_CHECK_RESULT_DIR/summary"\nexit 0\n' >checks/fake/run
 	chmod +x checks/fake/run
 	git init -q tree && git -C tree commit -q --allow-empty -m base
-	cat >drive.sh <<'EOF'
-set -euo pipefail
-. "$1/scripts/lib/common.sh"
-. "$1/scripts/lib/bisect.sh"
-SERIES_CHECKS=$PWD/checks SERIES_RESULTS=$PWD/results SERIES_TREE=$PWD/tree NSTEPS=1
-SERIES_VERDICTS=$PWD/verdicts
-STEP_PARENT='' STEP_PATCH='' STEP_CHANGES='' STEP_SUBJECT=t STEP_BASE=''
+	{ runner_preamble; cat <<'EOF'; } >drive.sh
 SERIES_NO_INSTALL=1
-VERDICT_SALT=$(verdict_salt)
 check_load fake
 run_check 1 "" fake
 echo "status=$LAST_STATUS"
@@ -478,15 +487,8 @@ echo "done $SERIES_CHECK_ARCH" >"$SERIES_CHECK_RESULT_DIR/summary"
 EOF
 	chmod +x checks/slow/run
 	git init -q tree && git -C tree commit -q --allow-empty -m base
-	cat >drive.sh <<'EOF'
-set -euo pipefail
-. "$1/scripts/lib/common.sh"
-. "$1/scripts/lib/build.sh"
-. "$1/scripts/lib/bisect.sh"
-SERIES_CHECKS=$PWD/checks SERIES_RESULTS=$PWD/results SERIES_TREE=$PWD/tree NSTEPS=1
-SERIES_VERDICTS=$PWD/verdicts SERIES_NO_CACHE=1 SERIES_JOBS=4 SERIES_BUILD=$PWD/build
-STEP_PARENT='' STEP_PATCH='' STEP_CHANGES='' STEP_SUBJECT=t STEP_BASE=''
-VERDICT_SALT=$(verdict_salt)
+	{ runner_preamble; cat <<'EOF'; } >drive.sh
+SERIES_NO_CACHE=1 SERIES_JOBS=4
 export RUNNING=$PWD/running
 after() { echo "after $2 $LAST_STATUS"; }
 check_load slow
