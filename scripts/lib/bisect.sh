@@ -127,9 +127,14 @@ step_paths() {
 # cache clear' drops them.  A failure is always re-checked, and so is a
 # skip for a missing tool.
 
+# verdicts_root: the directory of the result cache.
+verdicts_root() {
+	printf '%s\n' "${SERIES_VERDICTS:-$SERIES_STATE/verdicts}"
+}
+
 # verdict_dir KEY: where the verdict of KEY is kept.
 verdict_dir() {
-	printf '%s/%s/%s\n' "${SERIES_VERDICTS:-$SERIES_STATE/verdicts}" "${1:0:2}" "$1"
+	printf '%s/%s/%s\n' "$(verdicts_root)" "${1:0:2}" "$1"
 }
 
 # verdict_salt: print the hash of what every verdict depends on besides the
@@ -533,8 +538,9 @@ cmd_check() {
 
 # cmd_cache clear|stats: the result cache and the state it builds on.
 cmd_cache() {
-	local dir=${SERIES_VERDICTS:-$SERIES_STATE/verdicts}
+	local dir
 	[ $# -eq 1 ] || die_usage "usage: cache clear|stats"
+	dir=$(verdicts_root)
 	case $1 in
 	clear)
 		# The verdicts, and the warning sets and ABI dumps they were
