@@ -412,3 +412,19 @@ test_fault_header_not_self_contained() {
 		fail "esr.h with the fault should still compile on arm64"
 }
 TESTS+=(test_fault_header_not_self_contained)
+
+test_fault_declared_twice() {
+	gate_config
+	local res=$TEST_OUT/fault-declared n file=arch/arm64/include/asm/kvm_host.h
+	# The last patch that moves declarations out of <asm/kvm_host.h>
+	# leaves one of them behind: it compiles, and is declared twice.
+	n=$(last_patch_touching "$file")
+	fault_bisect fault-declared "$n" "$file" \
+		$'int kvm_arm_copy_sys_reg_indices(struct kvm_vcpu *vcpu, u64 __user *uindices);\n' \
+		$'int kvm_arm_copy_sys_reg_indices(struct kvm_vcpu *vcpu, u64 __user *uindices);\nint kvm_arm_get_reg(struct kvm_vcpu *vcpu, const struct kvm_one_reg *reg);\n' \
+		--check declared-once
+	grep -Eq "^first bad: patch $n .* on all: declared-once: declared twice: kvm_arm_get_reg at \S*arch/arm64/include/asm/kvm_host.h:[0-9]+ and include/kvm/arm64/guest.h:[0-9]+" out ||
+		fail "the second declaration is not attributed to patch $n"
+	assert_eq "$(cat "$res/$(printf %04d $((n - 1)))/all/declared-once/status")" pass "patch $((n - 1))"
+}
+TESTS+=(test_fault_declared_twice)

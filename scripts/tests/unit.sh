@@ -137,6 +137,58 @@ EOF
 }
 TESTS+=(test_warning_sets)
 
+# decl-once.py on headers built with the host compiler: a declaration or
+# macro of a shared header repeated in another header is found, one a
+# header repeats itself or the base already had twice is not.
+test_decl_once() {
+	local D="$SERIES_ROOT/scripts/lib/decl-once.py"
+	command -v gcc >/dev/null || { echo "SKIP: no gcc"; return 0; }
+	mkdir -p build/init inc/shared/x inc/other
+	printf 'savedcmd_init/main.o := gcc -Wall -I %s/inc -c -o init/main.o ../init/main.c\n' "$PWD" \
+		>build/init/.main.o.cmd
+	cat >inc/shared/x/a.h <<'EOF'
+#define SHARED_ONLY 1
+#define GUARDED 2
+#undef GUARDED
+#define GUARDED 2
+#define AGAIN_ELSEWHERE 3
+#define OLD_TWICE 4
+int shared_fn(int);
+int shared_alone(int);
+EOF
+	cat >inc/other/b.h <<'EOF'
+#define AGAIN_ELSEWHERE 3
+#define OLD_TWICE 4
+#define NOT_SHARED 5
+int shared_fn(int);
+EOF
+	cat >inc/other/c.h <<'EOF'
+#define NOT_SHARED 5
+EOF
+	expect_exit 1 out python3 "$D" --build-dir build --shared shared -- shared/x/a.h other/b.h other/c.h
+	assert_contains out "FAIL declared twice: shared_fn at inc/other/b.h:4 and shared/x/a.h:7"
+	assert_contains out "FAIL defined twice: AGAIN_ELSEWHERE in shared/x/a.h and inc/other/b.h"
+	assert_contains out "FAIL defined twice: OLD_TWICE in shared/x/a.h and inc/other/b.h"
+	assert_contains out "3 header(s), 3 finding(s)"
+	assert_not_contains out "GUARDED"
+	assert_not_contains out "NOT_SHARED"
+	assert_not_contains out "shared_alone"
+	# The reference of a base: every name twice, shared or not.
+	expect_exit 0 out python3 "$D" --build-dir build --shared nowhere --names-out names -- other/b.h other/c.h
+	assert_eq "$(cat names)" "NOT_SHARED" "names twice at the base"
+	printf 'OLD_TWICE\n' >excuse
+	expect_exit 1 out python3 "$D" --build-dir build --shared shared --excuse excuse -- shared/x/a.h other/b.h
+	assert_contains out "2 finding(s)"
+	assert_not_contains out "OLD_TWICE"
+	printf 'OLD_TWICE\nAGAIN_ELSEWHERE\nshared_fn\n' >excuse
+	expect_exit 0 out python3 "$D" --build-dir build --shared shared --excuse excuse -- shared/x/a.h other/b.h
+	# A header that does not compile is a failure, not "no finding".
+	echo 'int broken(' >inc/other/d.h
+	expect_exit 1 out python3 "$D" --build-dir build --shared shared -- shared/x/a.h other/d.h
+	assert_contains out "FAIL the headers do not compile together"
+}
+TESTS+=(test_decl_once)
+
 # checkpatch reports on moved lines are listed, not counted.
 test_checkpatch_moved() {
 	local M="$SERIES_ROOT/scripts/lib/checkpatch-moved.py"
