@@ -28,9 +28,10 @@ checks_discover() {
 # check_load NAME: read a check's manifest into CHECK_* variables.
 check_load() {
 	CHECK_DESCRIPTION='' CHECK_SCOPE='' CHECK_PER_ARCH=0 CHECK_AT_BASE=0
-	CHECK_TOOLS='' CHECK_ORDER='' CHECK_REPRO=''
+	CHECK_TOOLS='' CHECK_ORDER='' CHECK_REPRO='' CHECK_STEPS=every
 	conf_load "$SERIES_CHECKS/$1/manifest" CHECK_
 	[ "$CHECK_SCOPE" = patch ] || die "check $1: CHECK_SCOPE must be 'patch', not '$CHECK_SCOPE'"
+	case $CHECK_STEPS in every | last) ;; *) die "check $1: CHECK_STEPS must be 'every' or 'last', not '$CHECK_STEPS'" ;; esac
 }
 
 # check_tools_missing: print "cmd (Debian package pkg)" for each tool of
@@ -472,6 +473,8 @@ cmd_bisect() {
 		mapfile -t arches < <(affected_arches "$changes")
 		for check in "${CHECKS[@]}"; do
 			check_load "$check"
+			# A series check runs at the last step judged only.
+			[ "$CHECK_STEPS" = every ] || [ "$k" = "$to" ] || continue
 			if [ "$CHECK_PER_ARCH" = 1 ]; then
 				mine=()
 				for a in "${arches[@]}"; do

@@ -428,3 +428,40 @@ test_fault_declared_twice() {
 	assert_eq "$(cat "$res/$(printf %04d $((n - 1)))/all/declared-once/status")" pass "patch $((n - 1))"
 }
 TESTS+=(test_fault_declared_twice)
+
+# The runtime gate as a user runs it: the tip of the stack against the
+# base, in QEMU, with native KVM in the guest.
+test_gate_boot_arm64() {
+	gate_config
+	local dir
+	expect_exit 0 out "$SERIES" boot arm64
+	cat out
+	assert_contains out "arm64: runtime gate passed"
+	assert_contains out "output of get-reg-list-vregs: identical"
+	for t in get-reg-list kvm_create_max_vcpus set_memory_region_test psci_test hypercalls; do
+		grep -Eq "^$t +base PASS +this PASS +same" out || fail "$t does not pass as at the base"
+	done
+	dir=$SERIES_CACHE/boot/arm64/$(tgit rev-parse --short=12 "$SERIES_BRANCH")
+	assert_contains "$dir/console.log" "CPU: All CPU(s) started at EL2"
+	assert_contains "$dir/console.log" "VHE mode initialized successfully"
+	[ "$(grep -c . "$dir/out/get-reg-list-vregs")" -gt 100 ] || fail "get-reg-list printed no register list"
+}
+TESTS+=(test_gate_boot_arm64)
+
+test_fault_core_reg_dropped() {
+	gate_config
+	local res=$TEST_OUT/fault-corereg n
+	n=$(series_read && echo "${#PATCHES[@]}")
+	# ELR_EL1 drops out of the core registers: KVM_GET_REG_LIST no longer
+	# lists it and ONE_REG refuses it.  It all builds; only the runtime
+	# gate sees it.
+	fault_bisect fault-corereg "$n" arch/arm64/kvm/guest.c \
+		$'\tcase KVM_REG_ARM_CORE_REG(sp_el1):\n\tcase KVM_REG_ARM_CORE_REG(elr_el1):\n' \
+		$'\tcase KVM_REG_ARM_CORE_REG(sp_el1):\n' \
+		--check boot
+	grep -Eq "^first bad: patch $n .* on all: boot: arm64: get-reg-list +base PASS +this FAIL +DIFFERS" out ||
+		fail "the dropped register is not caught at patch $n"
+	assert_contains "$res/$(printf %04d "$n")/all/boot/log" "output of get-reg-list-vregs differs at line"
+	assert_contains "$res/$(printf %04d "$n")/all/boot/log" "elr_el1"
+}
+TESTS+=(test_fault_core_reg_dropped)

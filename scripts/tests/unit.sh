@@ -189,6 +189,64 @@ EOF
 }
 TESTS+=(test_decl_once)
 
+# boot-parse.py on console logs: results, tagged output, problems
+# (KVM not initialised, panic, timeout, unfinished init), and the
+# comparison with a base test by test and line by line.
+test_boot_parse() {
+	local B="$SERIES_ROOT/scripts/lib/boot-parse.py" ready='kvm \[[0-9]+\]: VHE mode initialized successfully'
+	cat >good.log <<'EOF'
+[    0.1] CPU: All CPU(s) started at EL2
+[    0.2] kvm [1]: VHE mode initialized successfully
+series-boot: kvm present
+series-boot: begin t1
+series-boot: out t1: line one
+[    1.0] some kernel line
+series-boot: out t1: line two
+series-boot: result t1 PASS status=0
+series-boot: begin t2
+series-boot: result t2 SKIP status=4
+series-boot: done
+EOF
+	expect_exit 0 out python3 "$B" parse --ready "$ready" --out good good.log
+	assert_eq "$(cut -f1,2 good/results | tr '\t\n' ' /')" "t1 PASS/t2 SKIP/" "results"
+	assert_eq "$(cat good/out/t1)" $'line one\nline two' "output of t1"
+	[ ! -s good/problems ] || fail "problems in a good log: $(cat good/problems)"
+	# The same log is the same; another status or output line differs.
+	expect_exit 0 out python3 "$B" compare --output t1 -- good good
+	assert_contains out "output of t1: identical (2 lines)"
+	sed 's/result t2 SKIP status=4/result t2 FAIL status=1/; s/line two/line 2/' good.log >other.log
+	expect_exit 0 out python3 "$B" parse --ready "$ready" --out other other.log
+	expect_exit 1 out python3 "$B" compare --output t1 -- good other
+	assert_contains out "t2                           base SKIP     this FAIL     DIFFERS"
+	assert_contains out "output of t1 differs at line 2: base 'line two', this 'line 2'"
+	# A missing test is a difference too.
+	grep -v t2 good.log >fewer.log
+	expect_exit 0 out python3 "$B" parse --ready "$ready" --out fewer fewer.log
+	expect_exit 1 out python3 "$B" compare -- good fewer
+	assert_contains out "base SKIP     this missing"
+	# What is wrong with a boot.
+	grep -v 'VHE mode' good.log >nokvm.log
+	expect_exit 1 out python3 "$B" parse --ready "$ready" --out nokvm nokvm.log
+	assert_contains nokvm/problems "KVM did not initialise"
+	sed 's/^series-boot: done$/[  2.0] Kernel panic - not syncing: Attempted to kill init!/' good.log >panic.log
+	expect_exit 1 out python3 "$B" parse --ready "$ready" --out panic panic.log
+	assert_contains panic/problems "kernel: [  2.0] Kernel panic - not syncing: Attempted to kill init!"
+	assert_contains panic/problems "the init did not finish"
+	sed 's/result t2 SKIP status=4/result t2 TIMEOUT after 60 s/' good.log >timeout.log
+	expect_exit 1 out python3 "$B" parse --ready "$ready" --out timeout timeout.log
+	assert_contains timeout/problems "t2: timed out (after 60 s)"
+	grep -v 'result t1' good.log >noresult.log
+	expect_exit 1 out python3 "$B" parse --ready "$ready" --out noresult noresult.log
+	assert_contains noresult/problems "t1: no result"
+	sed 's/kvm present/kvm absent/' good.log >absent.log
+	expect_exit 1 out python3 "$B" parse --ready "$ready" --out absent absent.log
+	assert_contains absent/problems "/dev/kvm absent"
+	printf 'WARNING: CPU: 0 PID: 1 at arch/arm64/kvm/guest.c:9 x\n' >>good.log
+	expect_exit 1 out python3 "$B" parse --ready "$ready" --out warn good.log
+	assert_contains warn/problems "kernel: WARNING: CPU: 0 PID: 1 at arch/arm64/kvm/guest.c:9 x"
+}
+TESTS+=(test_boot_parse)
+
 # checkpatch reports on moved lines are listed, not counted.
 test_checkpatch_moved() {
 	local M="$SERIES_ROOT/scripts/lib/checkpatch-moved.py"
