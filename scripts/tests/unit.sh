@@ -405,6 +405,21 @@ test_missing_cross_compiler() {
 }
 TESTS+=(test_missing_cross_compiler)
 
+# Without QEMU and no way to install it, 'series boot' prints the apt-get
+# line and exits 2, and the boot check is a skip naming the package.
+test_missing_qemu() {
+	cp -r "$SERIES_ROOT/configs" cfg
+	sed -i 's/^BOOT_QEMU=.*/BOOT_QEMU=qemu-system-nonexistent/;s/^BOOT_QEMU_PACKAGE=.*/BOOT_QEMU_PACKAGE=qemu-system-nonexistent-pkg/' cfg/boot/arm64.conf
+	expect_exit 2 out env SERIES_CONFIGS="$PWD/cfg" SERIES_NO_INSTALL=1 "$SERIES" boot arm64
+	assert_contains out "missing tool(s): qemu-system-nonexistent"
+	assert_contains out "apt-get install qemu-system-nonexistent-pkg"
+	mkdir res
+	expect_exit 4 out env SERIES_ROOT="$SERIES_ROOT" SERIES_CONFIGS="$PWD/cfg" SERIES_NO_INSTALL=1 SERIES_CHECK_RESULT_DIR="$PWD/res" \
+		SERIES_CHECK_STEP=0 "$SERIES_ROOT/scripts/checks/boot/run"
+	assert_eq "$(cat res/summary)" "SKIP: qemu-system-nonexistent missing (Debian package qemu-system-nonexistent-pkg)" "boot check summary"
+}
+TESTS+=(test_missing_qemu)
+
 test_config_verify() {
 	(
 		. "$SERIES_ROOT/scripts/lib/common.sh"
