@@ -121,6 +121,7 @@ for st in s["steps"][1:]:
     # The runtime gate runs at the tip only.
     last = st is s["steps"][-1]
     assert got.get(("all", "boot")) == ("pass" if last else None), (st["patch"], got)
+    assert got.get(("all", "maintainers-fragment")) == ("pass" if last else None), (st["patch"], got)
     for r in st["results"]:
         assert not r["new_warnings"], (st["patch"], r)
 # configs/affected.conf: the vfio patches are built everywhere, the arm64

@@ -247,6 +247,36 @@ EOF
 }
 TESTS+=(test_boot_parse)
 
+# The fragment check: exact, then each way it can differ.
+test_maintainers_fragment() {
+	local C="$SERIES_ROOT/scripts/checks/maintainers-fragment/compare.py"
+	printf 'Intro text\nmore text\n\nARM64 PORT\nM:\tA <a@x>\nF:\tarch/arm64/\n\nKVM/arm64\nM:\tB <b@x>\nF:\tarch/arm64/kvm/\nF:\told/path/\n\nOTHER\nF:\tother/\n' >base
+	printf 'Intro text\nmore text\n\nARM64 PORT\nM:\tA <a@x>\nF:\tarch/arm64/\nF:\tinclude/arch/arm64/\n\nKVM/arm64\nM:\tB <b@x>\nF:\tarch/arm64/kvm/\nF:\tvirt/kvm/arm64/\n\nOTHER\nF:\tother/\n' >tip
+	printf '# the changes\n\nARM64 PORT\nF:\tarch/arm64/\n+F:\tinclude/arch/arm64/\n\nKVM/arm64\nF:\tarch/arm64/kvm/\n-F:\told/path/\n+F:\tvirt/kvm/arm64/\n' >frag
+	expect_exit 0 out python3 "$C" base tip frag
+	assert_contains out "2 entries changed (2 lines added, 1 removed); 0 difference(s)"
+	grep -v 'virt/kvm/arm64' frag >frag.miss
+	expect_exit 1 out python3 "$C" base tip frag.miss
+	assert_contains out "KVM/arm64: the stack adds 'F:	virt/kvm/arm64/', the fragment does not"
+	printf '+F:\tnot/changed/\n' >>frag.extra && cat frag frag.extra >frag2
+	expect_exit 1 out python3 "$C" base tip frag2
+	assert_contains out "KVM/arm64: the fragment adds 'F:	not/changed/', the stack does not"
+	sed 's/^-F:\told\/path\/$/F:\told\/path\//' frag >frag.ctx
+	expect_exit 1 out python3 "$C" base tip frag.ctx
+	assert_contains out "KVM/arm64: the stack removes 'F:	old/path/', the fragment does not"
+	assert_contains out "context line"
+	printf '\nOTHER\nF:\tother/\n' >>frag.other && cat frag frag.other >frag3
+	expect_exit 1 out python3 "$C" base tip frag3
+	assert_contains out "OTHER: in the fragment, but the stack does not change it"
+	sed '/^ARM64 PORT$/,/^$/d' frag >frag.noentry
+	expect_exit 1 out python3 "$C" base tip frag.noentry
+	assert_contains out "ARM64 PORT: changed by the stack (1 added, 0 removed) but not in the fragment"
+	printf '+F:\tstray/\n' >frag.bad
+	expect_exit 2 out python3 "$C" base tip frag.bad
+	assert_contains out "a field line outside an entry"
+}
+TESTS+=(test_maintainers_fragment)
+
 # checkpatch reports on moved lines are listed, not counted.
 test_checkpatch_moved() {
 	local M="$SERIES_ROOT/scripts/lib/checkpatch-moved.py"
