@@ -261,21 +261,35 @@ run_per_arch() {
 
 # run_check STEP ARCH CHECK: run one check unit, or reuse its kept verdict;
 # sets LAST_STATUS.
+# arch_no_toolchain ARCH: ARCH has no Debian cross compiler
+# (ARCH_TOOLCHAIN_PACKAGE=none in configs/arch/ARCH.conf) and none is on
+# PATH either: its checks are "not built", never run and never a pass.
+arch_no_toolchain() {
+	local f=$SERIES_CONFIGS/arch/$1.conf
+	[ "$(conf_get "$f" ARCH_TOOLCHAIN_PACKAGE)" = none ] &&
+		! have "$(conf_get "$f" ARCH_CROSS_COMPILE)gcc"
+}
+
 run_check() {
-	local step=$1 arch=$2 check=$3 dir rc t0 status summary missing key cached=''
+	local step=$1 arch=$2 check=$3 dir rc t0 status summary missing key cached='' notbuilt=''
 	dir=$SERIES_RESULTS/$(printf '%04d' "$step")/${arch:-all}/$check
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	t0=$(now)
 	key=$(verdict_key "$arch" "$check")
 	missing=''
-	if verdict_reuse "$key" "$dir"; then
+	if [ -n "$arch" ] && arch_no_toolchain "$arch"; then
+		notbuilt=1 missing="${arch} toolchain"
+		rc=$EX_SKIP
+		echo "not built: no toolchain (Debian has no $(conf_get "$SERIES_CONFIGS/arch/$arch.conf" ARCH_CROSS_COMPILE)gcc)" >"$dir/summary"
+		: >"$dir/log"
+	elif verdict_reuse "$key" "$dir"; then
 		cached=1
 		rc=$(cat "$dir/rc")
 	else
 		missing=$(check_tools_missing)
 	fi
-	if [ -n "$cached" ]; then
+	if [ -n "$cached" ] || [ -n "$notbuilt" ]; then
 		:
 	elif [ -n "$missing" ]; then
 		rc=$EX_SKIP
@@ -416,6 +430,10 @@ cmd_bisect() {
 	local runmeta=''
 	for a in "${needed[@]}"; do
 		arch_load "$a"
+		if arch_no_toolchain "$a"; then
+			runmeta+="toolchain.$a=none"$'\n'
+			continue
+		fi
 		arch_need_toolchain
 		runmeta+="toolchain.$a=$("${ARCH_CROSS_COMPILE}gcc" --version | head -n 1)"$'\n'
 		runmeta+="config.$a=$(arch_config_key)"$'\n'

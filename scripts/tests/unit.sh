@@ -663,6 +663,35 @@ EOF
 }
 TESTS+=(test_parallel_arches)
 
+# An arch without a Debian cross compiler (ARCH_TOOLCHAIN_PACKAGE=none)
+# is "not built: no toolchain" (a skip, never kept, never a pass) unless
+# a compiler is on PATH after all.
+test_arch_without_toolchain() {
+	mkdir -p checks/build bin
+	printf 'CHECK_DESCRIPTION=t\nCHECK_SCOPE=patch\nCHECK_PER_ARCH=1\nCHECK_ORDER=1\nCHECK_TOOLS=sh:dash\nCHECK_REPRO=x\n' >checks/build/manifest
+	printf '#!/bin/sh\necho "built $SERIES_CHECK_ARCH" >"$SERIES_CHECK_RESULT_DIR/summary"\n' >checks/build/run
+	chmod +x checks/build/run
+	cp -r "$SERIES_ROOT/configs" cfg
+	printf 'ARCH_KBUILD=loongarch\nARCH_SRCARCH=loongarch\nARCH_CROSS_COMPILE=loongarch64-series-test-\nARCH_TOOLCHAIN_PACKAGE=none\nARCH_BASE_CONFIG=tinyconfig\nARCH_FRAGMENTS=common.config\n' >cfg/arch/loongarch64.conf
+	git init -q tree && git -C tree commit -q --allow-empty -m base
+	{ runner_preamble; cat <<'EOF'; } >drive.sh
+SERIES_CONFIGS=$PWD/cfg
+after() { echo "after $2 $LAST_STATUS: $(cat "$SERIES_RESULTS/0001/$2/build/summary")"; }
+check_load build
+run_per_arch 1 build after arm64 loongarch64
+echo "kept: $(find "$SERIES_VERDICTS" -mindepth 2 -maxdepth 2 | wc -l)"
+EOF
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	assert_contains out "after arm64 pass: built arm64"
+	assert_contains out "after loongarch64 skip: not built: no toolchain (Debian has no loongarch64-series-test-gcc)"
+	assert_contains out "kept: 1"
+	# A compiler on PATH after all: the check runs.
+	printf '#!/bin/sh\nexit 0\n' >bin/loongarch64-series-test-gcc && chmod +x bin/loongarch64-series-test-gcc
+	expect_exit 0 out env PATH="$PWD/bin:$PATH" bash drive.sh "$SERIES_ROOT"
+	assert_contains out "after loongarch64 pass: built loongarch64"
+}
+TESTS+=(test_arch_without_toolchain)
+
 test_cache_command() {
 	mkdir -p state/verdicts/ab/abcd state/x86_64/k/warnings
 	echo pass >state/verdicts/ab/abcd/status
