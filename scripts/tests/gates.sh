@@ -122,6 +122,7 @@ for st in s["steps"][1:]:
     last = st is s["steps"][-1]
     assert got.get(("all", "boot")) == ("pass" if last else None), (st["patch"], got)
     assert got.get(("all", "maintainers-fragment")) == ("pass" if last else None), (st["patch"], got)
+    assert got.get(("all", "touched-compiled")) == "pass", (st["patch"], got)
     for r in st["results"]:
         assert not r["new_warnings"], (st["patch"], r)
 # configs/affected.conf: the vfio patches are built everywhere, the arm64
@@ -472,3 +473,20 @@ test_fault_core_reg_dropped() {
 	assert_contains "$res/$(printf %04d "$last")/all/boot/log" "elr_el1"
 }
 TESTS+=(test_fault_core_reg_dropped)
+
+test_fault_touched_not_compiled() {
+	gate_config
+	local res=$TEST_OUT/fault-uncovered n file=drivers/vfio/platform/vfio_platform.c
+	# The last patch also edits a driver that no arch of the matrix
+	# builds (VFIO_PLATFORM is off everywhere): it builds, it is just
+	# never compiled.
+	n=$(series_read && echo "${#PATCHES[@]}")
+	fault_bisect fault-uncovered "$n" "$file" \
+		$'#include "vfio_platform_private.h"\n' \
+		$'#include "vfio_platform_private.h"\n\n/* series fault: touched, never compiled */\n' \
+		--check touched-compiled
+	grep -q "^first bad: patch $n .* on all: touched-compiled: uncovered: $file (no arch of arm64 s390 x86_64 compiles it)" out ||
+		fail "the uncovered file is not attributed to patch $n"
+	assert_contains "$res/$(printf %04d "$n")/all/touched-compiled/log" "virt/kvm/arm64/reset.c: compiled on arm64"
+}
+TESTS+=(test_fault_touched_not_compiled)
