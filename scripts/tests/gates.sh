@@ -490,3 +490,38 @@ test_fault_touched_not_compiled() {
 	assert_contains "$res/$(printf %04d "$n")/all/touched-compiled/log" "virt/kvm/arm64/reset.c: compiled on arm64"
 }
 TESTS+=(test_fault_touched_not_compiled)
+
+# The patch that moves s390 KVM to arch/s390/kvm/s390 leaves kvm.ko as it
+# was: the same .modinfo (name, parameters, ...), the same exports, the
+# same instructions in every object.
+test_gate_s390_kvm_move() {
+	gate_config
+	local commits j n=0
+	mapfile -t commits < <(tgit rev-list --reverse "$BASE_COMMIT..$SERIES_BRANCH")
+	for j in "${!commits[@]}"; do
+		tgit diff --name-status -M "${commits[j]}~1" "${commits[j]}" |
+			grep -q $'^R100\tarch/s390/kvm/kvm-s390.c\tarch/s390/kvm/s390/kvm-s390.c$' && n=$((j + 1))
+	done
+	[ "$n" -gt 0 ] || skip "no patch moves arch/s390/kvm/kvm-s390.c"
+	cat >snap.sh <<'EOF'
+set -euo pipefail
+. "$1/scripts/lib/common.sh"
+series_load_config
+. "$1/scripts/lib/build.sh"
+. "$1/scripts/tests/module-snapshot.sh"
+arch_load s390
+module_snapshot kvm "$2"
+EOF
+	expect_exit 0 out "$SERIES" build s390 "${commits[n - 1]}~1"
+	expect_exit 0 out bash snap.sh "$SERIES_ROOT" before
+	expect_exit 0 out "$SERIES" build s390 "${commits[n - 1]}"
+	expect_exit 0 out bash snap.sh "$SERIES_ROOT" after
+	expect_exit 0 out python3 "$SERIES_ROOT/scripts/tests/module-compare.py" before after
+	cat out
+	assert_contains out "module: arch/s390/kvm/kvm.ko -> arch/s390/kvm/s390/kvm.ko"
+	assert_contains out "object kvm-s390.o: moved from arch/s390/kvm/kvm-s390.o to arch/s390/kvm/s390/kvm-s390.o"
+	assert_contains out "; equivalent"
+	[ "$(wc -l <after/exports)" -gt 50 ] || fail "kvm.ko exports too few symbols: $(wc -l <after/exports)"
+	assert_contains after/modinfo "name=kvm"
+}
+TESTS+=(test_gate_s390_kvm_move)

@@ -277,6 +277,35 @@ test_maintainers_fragment() {
 }
 TESTS+=(test_maintainers_fragment)
 
+# module-compare.py: equivalent snapshots, then each kind of difference.
+test_module_compare() {
+	local C="$SERIES_ROOT/scripts/tests/module-compare.py" d
+	for d in a b; do
+		mkdir -p "$d/disasm"
+		printf 'license=GPL\nname=kvm\nparm=nested:Nested\n' >"$d/modinfo"
+		printf 'kvm_get_kvm\tEXPORT_SYMBOL_GPL\t\n' >"$d/exports"
+		printf '0 <f>:\n  0:\tlgr\t%%r1,%%r2\n' >"$d/disasm/virt%kvm%kvm_main.o"
+	done
+	echo arch/s390/kvm/kvm.ko >a/path
+	echo arch/s390/kvm/s390/kvm.ko >b/path
+	printf '0 <g>:\n  0:\tbr\t%%r14\n' >a/disasm/arch%s390%kvm%priv.o
+	cp a/disasm/arch%s390%kvm%priv.o b/disasm/arch%s390%kvm%s390%priv.o
+	expect_exit 0 out python3 "$C" a b
+	assert_contains out "object priv.o: moved from arch/s390/kvm/priv.o to arch/s390/kvm/s390/priv.o"
+	assert_contains out "2 objects; equivalent"
+	printf '0 <g>:\n  0:\tbr\t%%r13\n' >b/disasm/arch%s390%kvm%s390%priv.o
+	printf 'license=GPL\nname=kvm\n' >b/modinfo
+	: >b/exports
+	expect_exit 1 out python3 "$C" a b
+	assert_contains out "modinfo: only before: parm=nested:Nested"
+	assert_contains out "exports: only before: kvm_get_kvm"
+	assert_contains out "object priv.o: code differs at line 2: before '0:	br	%r14', after '0:	br	%r13'"
+	rm b/disasm/virt%kvm%kvm_main.o
+	expect_exit 1 out python3 "$C" a b
+	assert_contains out "object kvm_main.o: only before"
+}
+TESTS+=(test_module_compare)
+
 # checkpatch reports on moved lines are listed, not counted.
 test_checkpatch_moved() {
 	local M="$SERIES_ROOT/scripts/lib/checkpatch-moved.py"
