@@ -261,15 +261,6 @@ run_per_arch() {
 
 # run_check STEP ARCH CHECK: run one check unit, or reuse its kept verdict;
 # sets LAST_STATUS.
-# arch_no_toolchain ARCH: ARCH has no Debian cross compiler
-# (ARCH_TOOLCHAIN_PACKAGE=none in configs/arch/ARCH.conf) and none is on
-# PATH either: its checks are "not built", never run and never a pass.
-arch_no_toolchain() {
-	local f=$SERIES_CONFIGS/arch/$1.conf
-	[ "$(conf_get "$f" ARCH_TOOLCHAIN_PACKAGE)" = none ] &&
-		! have "$(conf_get "$f" ARCH_CROSS_COMPILE)gcc"
-}
-
 run_check() {
 	local step=$1 arch=$2 check=$3 dir rc t0 status summary missing key cached='' notbuilt=''
 	dir=$SERIES_RESULTS/$(printf '%04d' "$step")/${arch:-all}/$check

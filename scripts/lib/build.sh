@@ -30,6 +30,15 @@ arch_list_default() {
 	return 0
 }
 
+# arch_no_toolchain ARCH: ARCH has no Debian cross compiler
+# (ARCH_TOOLCHAIN_PACKAGE=none in configs/arch/ARCH.conf) and none is on
+# PATH either: its checks are "not built", never run and never a pass.
+arch_no_toolchain() {
+	local f=$SERIES_CONFIGS/arch/$1.conf
+	[ "$(conf_get "$f" ARCH_TOOLCHAIN_PACKAGE)" = none ] &&
+		! have "$(conf_get "$f" ARCH_CROSS_COMPILE)gcc"
+}
+
 # arch_load NAME: read configs/arch/NAME.conf into ARCH_* variables.
 arch_load() {
 	local name=$1

@@ -13,6 +13,14 @@ gate_config() {
 	. "$SERIES_ROOT/scripts/lib/build.sh"
 }
 
+# arches_without_toolchain: the arches whose checks are "not built" here.
+arches_without_toolchain() {
+	local a
+	for a in $(arch_list_all); do
+		if arch_no_toolchain "$a"; then echo "$a"; fi
+	done
+}
+
 test_gate_base() {
 	gate_config
 	expect_exit 0 out "$SERIES" base
@@ -97,17 +105,27 @@ test_gate_bisect_check() {
 	expect_exit 0 out env SERIES_RESULTS="$res" "$SERIES" bisect
 	cat out
 	assert_contains out "first bad: none"
-	python3 - "$res/summary.json" "$(arch_list_default | tr '\n' ' ')" <<'EOF' || fail "bisect summary"
-import json, sys
+	python3 - "$res/summary.json" "$(arch_list_default | tr '\n' ' ')" "$(arches_without_toolchain | tr '\n' ' ')" "$SERIES_ROOT/patches" <<'EOF' || fail "bisect summary"
+import json, os, sys
 s = json.load(open(sys.argv[1]))
 arches = sys.argv[2].split()
+notool = set(sys.argv[3].split())
+patchdir = sys.argv[4]
+touched, unbuilt = {}, set()
 assert s["totals"]["fail"] == 0, s["totals"]
 foreign, headers = [], []
 built = {}
 for st in s["steps"][1:]:
     got = {(r["arch"], r["check"]): r["status"] for r in st["results"]}
-    built[st["step"]] = {a for (a, c) in got if c == "build"}
+    summ = {(r["arch"], r["check"]): r["summary"] for r in st["results"]}
+    built[st["step"]] = {a for (a, c) in got if c == "build" and a not in notool}
+    touched[st["step"]] = st["patch"]
     for (a, c), status in got.items():
+        if a in notool:
+            # No toolchain: "not built", never a pass.
+            assert status == "skip" and summ[(a, c)].startswith("not built: no toolchain"), (st["patch"], a, c, status)
+            unbuilt.add((st["step"], a))
+            continue
         assert c != "build" or status == "pass", (st["patch"], a, got)
     assert got.get(("all", "checkpatch")) == "pass", (st["patch"], got)
     assert got.get(("all", "abi-arm64")) == "pass", (st["patch"], got)
@@ -130,6 +148,16 @@ for st in s["steps"][1:]:
 assert built[1] == set(arches), built[1]
 arm_only = [k for k in built if built[k] == {"arm64", "s390"}]
 assert arm_only, built
+# A patch that touches an arch's directory is built for that arch, and
+# reported "not built" where the arch has no toolchain.
+arch_dirs = {"riscv64": "arch/riscv/", "powerpc": "arch/powerpc/", "mips": "arch/mips/",
+             "loongarch64": "arch/loongarch/"}
+for step, patch in touched.items():
+    text = open(os.path.join(patchdir, os.path.basename(patch))).read()
+    for a, d in arch_dirs.items():
+        if "diff --git a/" + d in text:
+            assert a in built[step] or (step, a) in unbuilt, (patch, a, built[step])
+            assert a not in notool or (step, a) in unbuilt, (patch, a)
 # Skipped only before the first patch that has something to check.
 for seq in (foreign, headers):
     assert "pass" in seq and seq[seq.index("pass"):] == ["pass"] * (len(seq) - seq.index("pass")), seq
@@ -138,7 +166,8 @@ print("every patch builds on the arches it affects (patches", arm_only,
       "with no new warning, keeps the arm64 KVM ABI, passes checkpatch and",
       "the MAINTAINERS check; the foreign view matches from patch",
       foreign.index("pass") + 1, "and the shared headers are self-contained from patch",
-      headers.index("pass") + 1, "; native KVM runs as at the base at the tip")
+      headers.index("pass") + 1, "; native KVM runs as at the base at the tip;",
+      "not built for lack of a toolchain:", sorted(unbuilt) or "nothing")
 EOF
 }
 TESTS+=(test_gate_bisect_check)
@@ -528,3 +557,67 @@ EOF
 	assert_contains after/modinfo "name=kvm"
 }
 TESTS+=(test_gate_s390_kvm_move)
+
+# The Kconfig selections of the kvm-arm64 module (configs/kvm-arm64-s390.conf)
+# merged into s390's KVM entry at the tip: s390 builds with no new warning
+# and kvm.ko is equivalent (object code, exports, modinfo) to the tip's.
+test_gate_s390_merged_selects() {
+	gate_config
+	local conf=$SERIES_CONFIGS/kvm-arm64-s390.conf tip kconfig entry selects blob tree merged
+	selects=$(conf_get "$conf" KVM_ARM64_S390_SELECTS)
+	kconfig=$(conf_get "$conf" KVM_ARM64_S390_KCONFIG)
+	entry=$(conf_get "$conf" KVM_ARM64_S390_ENTRY)
+	if [ -z "$selects" ] || [ -z "$kconfig" ] || [ -z "$entry" ]; then
+		fail "$conf: KVM_ARM64_S390_SELECTS, _KCONFIG and _ENTRY are required"
+	fi
+	tip=$(tgit rev-parse "$SERIES_BRANCH")
+	git -C "$SERIES_TREE" show "$tip:$kconfig" >"$TEST_WORK/kconfig.orig"
+	python3 - "$TEST_WORK/kconfig.orig" "$entry" "$selects" >"$TEST_WORK/kconfig.merged" <<'PY'
+import re, sys
+text, entry, selects = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3].split()
+m = re.search(r"^config %s\n((?:[ \t].*\n|\n)*?)(?=^\S)" % re.escape(entry), text, re.M)
+assert m, f"no 'config {entry}' entry"
+body = m.group(1)
+at = body.index("\thelp") if "\thelp" in body else len(body.rstrip("\n")) + 1
+new = "".join(f"\tselect {s}\n" for s in selects)
+sys.stdout.write(text[:m.start(1)] + body[:at] + new + body[at:] + text[m.end(1):])
+PY
+	diff "$TEST_WORK/kconfig.orig" "$TEST_WORK/kconfig.merged" || true
+	blob=$(git -C "$SERIES_TREE" hash-object -w --path="$kconfig" "$TEST_WORK/kconfig.merged")
+	tree=$(GIT_INDEX_FILE=$TEST_WORK/index git -C "$SERIES_TREE" read-tree "$tip^{tree}" &&
+		GIT_INDEX_FILE=$TEST_WORK/index git -C "$SERIES_TREE" update-index --cacheinfo "100644,$blob,$kconfig" &&
+		GIT_INDEX_FILE=$TEST_WORK/index git -C "$SERIES_TREE" write-tree)
+	merged=$(echo "test: the kvm-arm64 selections merged" |
+		GIT_AUTHOR_DATE=@0 GIT_COMMITTER_DATE=@0 git -C "$SERIES_TREE" commit-tree "$tree" -p "$tip")
+	# shellcheck disable=SC2064
+	trap "git -C '$SERIES_TREE' checkout -q -f '$SERIES_BRANCH'" EXIT
+	cat >snap.sh <<'SH'
+set -euo pipefail
+. "$1/scripts/lib/common.sh"
+series_load_config
+. "$1/scripts/lib/build.sh"
+. "$1/scripts/tests/module-snapshot.sh"
+arch_load s390
+module_snapshot kvm "$2"
+SH
+	expect_exit 0 out "$SERIES" build s390 "$tip"
+	expect_exit 0 out bash snap.sh "$SERIES_ROOT" plain
+	grep -h ': warning:' "$SERIES_BUILD/s390/.series-build.log" | LC_ALL=C sort -u >warnings.plain || true
+	expect_exit 0 out env SERIES_BUILD="$SERIES_CACHE/build-merged" "$SERIES" build s390 "$merged"
+	expect_exit 0 out env SERIES_BUILD="$SERIES_CACHE/build-merged" bash snap.sh "$SERIES_ROOT" merged
+	grep -h ': warning:' "$SERIES_CACHE/build-merged/s390/.series-build.log" | LC_ALL=C sort -u >warnings.merged || true
+	local s
+	for s in $selects; do
+		grep -qx "CONFIG_$s=y" "$SERIES_CACHE/build-merged/s390/.config" ||
+			fail "CONFIG_$s is not set in the merged s390 build"
+		! grep -qx "CONFIG_$s=y" "$SERIES_BUILD/s390/.config" ||
+			fail "CONFIG_$s is already set without the kvm-arm64 selections: nothing to test"
+	done
+	comm -13 warnings.plain warnings.merged >warnings.new
+	[ ! -s warnings.new ] || { cat warnings.new; fail "new warnings with the kvm-arm64 selections"; }
+	expect_exit 0 out python3 "$SERIES_ROOT/scripts/tests/module-compare.py" plain merged
+	cat out
+	assert_contains out "; equivalent"
+	echo "kvm.ko is the same with $selects selected"
+}
+TESTS+=(test_gate_s390_merged_selects)
