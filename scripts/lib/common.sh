@@ -125,15 +125,6 @@ series_load_config() {
 	CCACHE_DIR=$(realpath -m -- "${CCACHE_DIR:-$SERIES_CACHE/ccache}")
 	export CCACHE_DIR
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
-	# Depend mode: a miss compiles once, taking the dependencies from
-	# kbuild's -Wp,-MMD output, instead of running the preprocessor first
-	# for a second lookup by preprocessed text.  That lookup almost never
-	# hits when kbuild recompiles: a header the series moves changes the
-	# line markers of every includer, a changed header its includers'
-	# text.  A cold miss of kernel/sched/core.c (x86_64) took 1.63 s of
-	# CPU in preprocessor mode, 1.25 s in depend mode, 1.08 s without
-	# ccache.  CCACHE_NODEPEND=true turns it off.
-	[ -n "${CCACHE_NODEPEND:-}" ] || export CCACHE_DEPEND=true
 }
 
 # tgit ARGS...: git in the kernel tree, with settings that make output
