@@ -125,6 +125,13 @@ series_load_config() {
 	CCACHE_DIR=$(realpath -m -- "${CCACHE_DIR:-$SERIES_CACHE/ccache}")
 	export CCACHE_DIR
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+	# No direct mode: a result found through its include files, not its
+	# preprocessed text, can come with the dependency file of a compile
+	# that found the same header contents under another path (a header
+	# the series moves), and fixdep then fails on a file this step does
+	# not have.  It happened with entries made in depend mode; the
+	# preprocessed text names every path.  CCACHE_DIRECT=true turns it on.
+	[ -n "${CCACHE_DIRECT:-}" ] || export CCACHE_NODIRECT=true
 }
 
 # tgit ARGS...: git in the kernel tree, with settings that make output
