@@ -425,6 +425,66 @@ test_fault_abi_change() {
 }
 TESTS+=(test_fault_abi_change)
 
+# The SAE control block (configs/layout.conf): a field moved by 8 bytes
+# breaks a static_assert of the header; a comment that names another
+# offset than the field's is stale.  Both are caught by the layout unit
+# and attributed to the patch that last touches the header.
+test_fault_layout_moved_field() {
+	gate_config
+	local res=$TEST_OUT/fault-layout-moved n file=arch/s390/include/asm/sae.h
+	n=$(last_patch_touching "$file")
+	fault_bisect fault-layout-moved "$n" "$file" \
+		$'\t__u8\treserved081[7];\t\t/* 0x0081 */\n\t__u64\tscad;\t\t\t/* 0x0088 */\n\t__u8\treserved090[128];' \
+		$'\t__u8\treserved081[15];\t/* 0x0081 */\n\t__u64\tscad;\t\t\t/* 0x0088 */\n\t__u8\treserved090[120];' \
+		--check layout
+	grep -q "^first bad: patch $n .* on all: layout: .*asm/sae.h does not compile" out ||
+		fail "the moved field is not attributed to patch $n"
+	assert_contains "$res/$(printf %04d "$n")/all/layout/log" \
+		"offsetof(struct sae_control_block, scad) == (0x088)"
+}
+TESTS+=(test_fault_layout_moved_field)
+
+test_fault_layout_stale_comment() {
+	gate_config
+	local res=$TEST_OUT/fault-layout-comment n file=arch/s390/include/asm/sae.h
+	n=$(last_patch_touching "$file")
+	fault_bisect fault-layout-comment "$n" "$file" \
+		$'\t__u64\tfar;\t\t\t/* 0x0418 */\n\t__u64\tvaddr;' \
+		$'\t__u64\tfar;\t\t\t/* 0x0410 */\n\t__u64\tvaddr;' \
+		--check layout
+	grep -q "^first bad: patch $n .* on all: layout: .*FAIL sae_icpt_host_access: 1 stale" out ||
+		fail "the stale comment is not attributed to patch $n"
+	assert_contains "$res/$(printf %04d "$n")/all/layout/log" \
+		"sae_icpt_host_access.far: comment says 0x410, DWARF 0x418"
+}
+TESTS+=(test_fault_layout_stale_comment)
+
+# The SAE instructions at the tip: the kernel's disassembler table
+# (generated from arch/s390/tools/opcodes.txt) names all three, and the
+# object code of __sae64a issues SAE on r2 with the access registers and
+# the kernel's r6-r14 saved around it and r0-r5 cleared after it.
+test_gate_sae_instructions() {
+	gate_config
+	arch_load s390
+	arch_need_toolchain
+	local i obj=$ARCH_BUILD_DIR/arch/s390/kernel/entry.o
+	expect_exit 0 out "$SERIES" build s390 "$SERIES_BRANCH"
+	for i in sae lasrm stiasrm; do
+		assert_contains "$ARCH_BUILD_DIR/arch/s390/include/generated/asm/dis-defs.h" \
+			".format = INSTR_RRE_R0, .name = \"$i\" }"
+	done
+	expect_exit 0 dis "${ARCH_CROSS_COMPILE}objdump" -d --disassemble=__sae64a "$obj"
+	cat dis
+	# binutils does not know SAE: the instruction shows as its bytes.
+	grep -Eq '^ +[0-9a-f]+:\s+b9 a5 00 20\s' dis || fail "no 'sae %r2' (b9a50020) in __sae64a"
+	for i in 'stmg\s+%r6,%r14,' 'stam\s+%a0,%a15,' 'lam\s+%a0,%a15,' 'lmg\s+%r6,%r14,' \
+		'xgr\s+%r0,%r0' 'xgr\s+%r5,%r5'; do
+		grep -Eq "$i" dis || fail "__sae64a lacks $i"
+	done
+	[ "$(grep -Ec 'xgr\s+%r([0-5]),%r\1' dis)" = 6 ] || fail "__sae64a does not clear r0-r5"
+}
+TESTS+=(test_gate_sae_instructions)
+
 test_fault_foreign_layout() {
 	gate_config
 	local res=$TEST_OUT/fault-foreign n file=include/uapi/arch/arm64/linux/kvm.h
