@@ -23,21 +23,11 @@ there is any or if the unit does not compile, else 0.
 """
 
 import argparse
-import importlib.util
 import os
 import re
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def header_test():
-    spec = importlib.util.spec_from_file_location(
-        "header_test", os.path.join(HERE, "header-test.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+from kbuildcmd import base_command, compile_c
 
 
 def shared(path, prefixes):
@@ -57,11 +47,6 @@ def short(path, prefixes):
     if os.path.isabs(p) and p.startswith(os.getcwd() + os.sep):
         return os.path.relpath(p)
     return re.sub(r"^(\.\./)+", "", p)
-
-
-def run(cmd, src, cwd):
-    return subprocess.run(cmd, input=src, capture_output=True, text=True,
-                          cwd=cwd, env=dict(os.environ, LANG="C", LC_ALL="C"))
 
 
 WARN = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):\d+: warning: redundant "
@@ -124,17 +109,17 @@ def main(argv):
     ap.add_argument("header", nargs="+")
     args = ap.parse_args(argv)
     try:
-        cmd = header_test().base_command(args.build_dir, "init/main.o")
+        cmd = base_command(args.build_dir, "init/main.o")
     except (OSError, RuntimeError) as e:
         print(f"decl-once.py: error: {e}", file=sys.stderr)
         return 1
     src = "".join(f"#include <{h}>\n" for h in args.header)
-    cc = run(cmd + ["-Wredundant-decls", "-x", "c", "-c", "-o", "/dev/null", "-"],
-             src, args.build_dir)
+    cc = compile_c(cmd, args.build_dir, src,
+                   ["-Wredundant-decls", "-x", "c", "-c", "-o", "/dev/null", "-"])
     if cc.returncode != 0:
         print(f"FAIL the headers do not compile together:\n{cc.stderr}")
         return 1
-    pp = run(cmd + ["-E", "-dD", "-x", "c", "-o", "-", "-"], src, args.build_dir)
+    pp = compile_c(cmd, args.build_dir, src, ["-E", "-dD", "-x", "c", "-o", "-", "-"])
     if pp.returncode != 0:
         print(f"FAIL preprocessing failed:\n{pp.stderr}")
         return 1

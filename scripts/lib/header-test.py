@@ -14,34 +14,9 @@ header fails.  The command is split with shlex, never run by a shell.
 """
 
 import argparse
-import os
-import shlex
-import subprocess
 import sys
 
-
-def base_command(build_dir, obj):
-    d, f = os.path.split(obj)
-    path = os.path.join(build_dir, d, f".{f}.cmd")
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if line.startswith(f"savedcmd_{obj} := "):
-                cmd = shlex.split(line.split(" := ", 1)[1])
-                break
-        else:
-            raise RuntimeError(f"no savedcmd_{obj} in {path}")
-    out, skip = [], False
-    for arg in cmd:
-        if skip:
-            skip = False
-            continue
-        if arg == "-o":
-            skip = True
-            continue
-        if arg.startswith("-Wp,-MMD") or arg == "-c" or arg.endswith(".c"):
-            continue
-        out.append(arg)
-    return out
+from kbuildcmd import base_command, compile_c
 
 
 def main(argv):
@@ -58,10 +33,8 @@ def main(argv):
         return 1
     failed = []
     for h in args.header:
-        r = subprocess.run(cmd + ["-x", "c", "-c", "-o", "/dev/null", "-"],
-                           input=f"#include <{h}>\n", capture_output=True,
-                           text=True, cwd=args.build_dir,
-                           env=dict(os.environ, LANG="C", LC_ALL="C"))
+        r = compile_c(cmd, args.build_dir, f"#include <{h}>\n",
+                      ["-x", "c", "-c", "-o", "/dev/null", "-"])
         ok = r.returncode == 0 and not r.stderr.strip()
         print(f"{'ok' if ok else 'FAIL'} {h}")
         if not ok:

@@ -20,14 +20,13 @@ exits 1 on any failure, 2 on bad usage.
 """
 
 import argparse
-import importlib.util
 import os
 import re
 import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from kbuildcmd import base_command, compile_c
 
 # A member line: "type name[dims];  /* 0xOFF ... */" (the comment optional).
 SRC_MEMBER = re.compile(
@@ -37,14 +36,6 @@ SRC_STRUCT = re.compile(r"^struct\s+(\w+)\s*\{")
 # A pahole member line: "type name[dims];  /* OFF SIZE */" (offsets in hex).
 DW_MEMBER = re.compile(
     r"^\s*((?:struct|union)\s+(\w+)\s+)?.*?(\w+)(?:\[\d+\])*;\s*/\*\s*(0x[0-9a-f]+|0)\s")
-
-
-def load_header_test():
-    spec = importlib.util.spec_from_file_location(
-        "header_test", os.path.join(HERE, "header-test.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def source_comments(path):
@@ -101,17 +92,14 @@ def main(argv):
               file=sys.stderr)
         return 2
     try:
-        cmd = load_header_test().base_command(args.build_dir, args.cmd_of)
+        cmd = base_command(args.build_dir, args.cmd_of)
     except (OSError, RuntimeError) as e:
         print(f"layout-comments.py: error: {e}", file=sys.stderr)
         return 1
     with tempfile.TemporaryDirectory(prefix="layout-") as tmp:
         obj = os.path.join(tmp, "layout.o")
-        r = subprocess.run(cmd + ["-g", "-fno-eliminate-unused-debug-types",
-                                  "-x", "c", "-c", "-o", obj, "-"],
-                           input=f"#include <{args.include}>\n", capture_output=True,
-                           text=True, cwd=args.build_dir,
-                           env=dict(os.environ, LANG="C", LC_ALL="C"))
+        r = compile_c(cmd, args.build_dir, f"#include <{args.include}>\n",
+                      ["-g", "-fno-eliminate-unused-debug-types", "-x", "c", "-c", "-o", obj, "-"])
         if r.returncode != 0:
             print(f"FAIL {args.include} does not compile (a static_assert?)")
             print(r.stderr)

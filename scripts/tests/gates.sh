@@ -429,33 +429,32 @@ TESTS+=(test_fault_abi_change)
 # breaks a static_assert of the header; a comment that names another
 # offset than the field's is stale.  Both are caught by the layout unit
 # and attributed to the patch that last touches the header.
-test_fault_layout_moved_field() {
+# fault_layout NAME OLD NEW SUMMARY LOG: inject the fault, bisect with the
+# layout unit; the first bad patch's summary matches SUMMARY (a regex) and
+# its log contains LOG.
+fault_layout() {
+	local name=$1 old=$2 new=$3 summary=$4 log=$5 n file=arch/s390/include/asm/sae.h
 	gate_config
-	local res=$TEST_OUT/fault-layout-moved n file=arch/s390/include/asm/sae.h
 	n=$(last_patch_touching "$file")
-	fault_bisect fault-layout-moved "$n" "$file" \
+	fault_bisect "$name" "$n" "$file" "$old" "$new" --check layout
+	grep -q "^first bad: patch $n .* on all: layout: .*$summary" out ||
+		fail "the fault is not attributed to patch $n"
+	assert_contains "$TEST_OUT/$name/$(printf %04d "$n")/all/layout/log" "$log"
+}
+
+test_fault_layout_moved_field() {
+	fault_layout fault-layout-moved \
 		$'\t__u8\treserved081[7];\t\t/* 0x0081 */\n\t__u64\tscad;\t\t\t/* 0x0088 */\n\t__u8\treserved090[128];' \
 		$'\t__u8\treserved081[15];\t/* 0x0081 */\n\t__u64\tscad;\t\t\t/* 0x0088 */\n\t__u8\treserved090[120];' \
-		--check layout
-	grep -q "^first bad: patch $n .* on all: layout: .*asm/sae.h does not compile" out ||
-		fail "the moved field is not attributed to patch $n"
-	assert_contains "$res/$(printf %04d "$n")/all/layout/log" \
-		"offsetof(struct sae_control_block, scad) == (0x088)"
+		'asm/sae.h does not compile' 'offsetof(struct sae_control_block, scad) == (0x088)'
 }
 TESTS+=(test_fault_layout_moved_field)
 
 test_fault_layout_stale_comment() {
-	gate_config
-	local res=$TEST_OUT/fault-layout-comment n file=arch/s390/include/asm/sae.h
-	n=$(last_patch_touching "$file")
-	fault_bisect fault-layout-comment "$n" "$file" \
+	fault_layout fault-layout-comment \
 		$'\t__u64\tfar;\t\t\t/* 0x0418 */\n\t__u64\tvaddr;' \
 		$'\t__u64\tfar;\t\t\t/* 0x0410 */\n\t__u64\tvaddr;' \
-		--check layout
-	grep -q "^first bad: patch $n .* on all: layout: .*FAIL sae_icpt_host_access: 1 stale" out ||
-		fail "the stale comment is not attributed to patch $n"
-	assert_contains "$res/$(printf %04d "$n")/all/layout/log" \
-		"sae_icpt_host_access.far: comment says 0x410, DWARF 0x418"
+		'FAIL sae_icpt_host_access: 1 stale' 'sae_icpt_host_access.far: comment says 0x410, DWARF 0x418'
 }
 TESTS+=(test_fault_layout_stale_comment)
 
