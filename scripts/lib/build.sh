@@ -46,6 +46,7 @@ arch_load() {
 		die_usage "unknown arch '$name' (known: $(arch_list_all | tr '\n' ' '))"
 	ARCH_KBUILD='' ARCH_SRCARCH='' ARCH_CROSS_COMPILE='' ARCH_TOOLCHAIN_PACKAGE=''
 	ARCH_IMAGE='' ARCH_BASE_CONFIG='' ARCH_FRAGMENTS='' ARCH_DEFAULT=0 ARCH_EXTRA_TOOLS=''
+	ARCH_SERIES_FRAGMENTS=''
 	conf_load "$SERIES_CONFIGS/arch/$name.conf" ARCH_
 	local k
 	for k in ARCH_KBUILD ARCH_SRCARCH ARCH_TOOLCHAIN_PACKAGE ARCH_BASE_CONFIG ARCH_FRAGMENTS; do
@@ -68,7 +69,7 @@ arch_config_key() {
 	local f
 	{
 		cat "$SERIES_CONFIGS/arch/$ARCH_NAME.conf"
-		for f in $ARCH_FRAGMENTS; do cat "$SERIES_CONFIGS/kconfig/$f"; done
+		for f in $ARCH_FRAGMENTS $ARCH_SERIES_FRAGMENTS; do cat "$SERIES_CONFIGS/kconfig/$f"; done
 		"${ARCH_CROSS_COMPILE}gcc" --version | head -n 1
 	} | sha256sum | cut -c1-16
 }
@@ -84,16 +85,22 @@ kmake() {
 }
 
 # config_verify: every option of the fragments has its requested value in
-# the build's .config.  Prints one line per dropped option; fails if any.
+# the build's .config; an option of ARCH_SERIES_FRAGMENTS (one the series
+# adds) only where the step's Kconfig has it, i.e. .config names it.
+# Prints one line per dropped option; fails if any.
 config_verify() {
 	local f line opt want have bad=0 cfg=$ARCH_BUILD_DIR/.config
-	for f in $ARCH_FRAGMENTS; do
+	for f in $ARCH_FRAGMENTS ${ARCH_SERIES_FRAGMENTS:-}; do
 		while IFS= read -r line || [ -n "$line" ]; do
 			if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
 				opt=${BASH_REMATCH[1]} want=${BASH_REMATCH[2]}
 			elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
 				opt=${BASH_REMATCH[1]} want=n
 			else
+				continue
+			fi
+			if [[ " ${ARCH_SERIES_FRAGMENTS:-} " == *" $f "* ]] &&
+				! grep -qE "^(# )?${opt}[= ]" "$cfg"; then
 				continue
 			fi
 			have=$(sed -n "s/^$opt=//p" "$cfg")
@@ -107,36 +114,48 @@ config_verify() {
 	return "$bad"
 }
 
-# arch_config: make the build directory's .config from the base config and
-# the fragments if the configuration data changed, then verify it.
-arch_config() {
-	local key frags=() f
-	key=$(arch_config_key)
-	mkdir -p "$ARCH_BUILD_DIR"
-	if [ -f "$ARCH_BUILD_DIR/.config" ] &&
-		[ "$(cat "$ARCH_BUILD_DIR/.series-config-key" 2>/dev/null)" = "$key" ]; then
-		return 0
-	fi
-	for f in $ARCH_FRAGMENTS; do
+# config_merge FRAGMENT...: merge the fragments (configs/kconfig/ names)
+# into the build's .config, then run olddefconfig.
+config_merge() {
+	local f frags=()
+	for f in "$@"; do
 		[ -f "$SERIES_CONFIGS/kconfig/$f" ] || { err "configs/arch/$ARCH_NAME.conf: no fragment configs/kconfig/$f"; return 1; }
 		frags+=("$SERIES_CONFIGS/kconfig/$f")
 	done
+	if [ ${#frags[@]} -gt 0 ]; then
+		(cd "$ARCH_BUILD_DIR" && ARCH=$ARCH_KBUILD CROSS_COMPILE=$ARCH_CROSS_COMPILE \
+			"$SERIES_TREE/scripts/kconfig/merge_config.sh" -m -O "$ARCH_BUILD_DIR" \
+			"$ARCH_BUILD_DIR/.config" "${frags[@]}" >/dev/null) ||
+			{ err "$ARCH_NAME: merge_config.sh failed"; return 1; }
+	fi
+	kmake -s olddefconfig >/dev/null || { err "$ARCH_NAME: make olddefconfig failed"; return 1; }
+}
+
+# arch_config: make the build directory's .config from the base config and
+# the fragments if the configuration data changed, then verify it.
+arch_config() {
+	local key
+	key=$(arch_config_key)
+	mkdir -p "$ARCH_BUILD_DIR"
+	if [ -f "$ARCH_BUILD_DIR/.series-config-key" ] &&
+		[ "$(cat "$ARCH_BUILD_DIR/.series-config-key" 2>/dev/null)" = "$key" ]; then
+		return 0
+	fi
 	rm -f "$ARCH_BUILD_DIR/.series-config-key"
 	# Explicit returns: callers use "arch_config || ...", which turns off -e.
 	kmake -s "$ARCH_BASE_CONFIG" >/dev/null || { err "$ARCH_NAME: make $ARCH_BASE_CONFIG failed"; return 1; }
-	(cd "$ARCH_BUILD_DIR" && ARCH=$ARCH_KBUILD CROSS_COMPILE=$ARCH_CROSS_COMPILE \
-		"$SERIES_TREE/scripts/kconfig/merge_config.sh" -m -O "$ARCH_BUILD_DIR" \
-		"$ARCH_BUILD_DIR/.config" "${frags[@]}" >/dev/null) ||
-		{ err "$ARCH_NAME: merge_config.sh failed"; return 1; }
-	kmake -s olddefconfig >/dev/null || { err "$ARCH_NAME: make olddefconfig failed"; return 1; }
+	# shellcheck disable=SC2086 # lists of fragment names
+	config_merge $ARCH_FRAGMENTS $ARCH_SERIES_FRAGMENTS || return 1
 	config_verify || { err "$ARCH_NAME: the Kconfig fragments did not survive olddefconfig (see above)"; return 1; }
 	echo "$key" >"$ARCH_BUILD_DIR/.series-config-key"
 }
 
-# arch_reconfig: after a Kconfig change in the tree, re-run olddefconfig and
-# check the fragments still hold.
+# arch_reconfig: after a Kconfig change in the tree, merge the series'
+# fragments again (their options may be new in this step), re-run
+# olddefconfig and check the fragments still hold.
 arch_reconfig() {
-	kmake -s olddefconfig >/dev/null || return 1
+	# shellcheck disable=SC2086 # a list of fragment names
+	config_merge $ARCH_SERIES_FRAGMENTS || return 1
 	config_verify
 }
 

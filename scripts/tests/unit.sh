@@ -498,6 +498,30 @@ test_config_verify() {
 }
 TESTS+=(test_config_verify)
 
+# An option of a series fragment is verified where the step has it.
+test_config_verify_series() {
+	(
+		. "$SERIES_ROOT/scripts/lib/common.sh"
+		. "$SERIES_ROOT/scripts/lib/build.sh"
+		mkdir -p cfg/kconfig b
+		printf 'CONFIG_A=y\n' >cfg/kconfig/f.config
+		printf 'CONFIG_NEW=m\n' >cfg/kconfig/s.config
+		SERIES_CONFIGS=$PWD/cfg ARCH_FRAGMENTS=f.config ARCH_SERIES_FRAGMENTS=s.config
+		ARCH_NAME=t ARCH_BUILD_DIR=$PWD/b
+		printf 'CONFIG_A=y\n' >b/.config
+		config_verify 2>err || fail "a step without the series' option was rejected: $(cat err)"
+		printf 'CONFIG_A=y\nCONFIG_NEW=m\n' >b/.config
+		config_verify 2>err || fail "a step with the series' option was rejected: $(cat err)"
+		printf 'CONFIG_A=y\n# CONFIG_NEW is not set\n' >b/.config
+		! config_verify 2>err || fail "a step that lost the series' option was accepted"
+		assert_contains err "t: CONFIG_NEW=m requested by configs/kconfig/s.config, but .config has CONFIG_NEW=n"
+		printf '# CONFIG_A is not set\n' >b/.config
+		! config_verify 2>err || fail "a missing option of a plain fragment was accepted"
+		assert_contains err "CONFIG_A=y requested by configs/kconfig/f.config"
+	)
+}
+TESTS+=(test_config_verify_series)
+
 # A tiny stand-in for the Debian tarball, with the packaging block.
 make_tarball_fixture() {
 	mkdir -p t/linux-source-6.12/include
