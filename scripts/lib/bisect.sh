@@ -28,9 +28,13 @@ checks_discover() {
 # check_load NAME: read a check's manifest into CHECK_* variables.
 check_load() {
 	CHECK_DESCRIPTION='' CHECK_SCOPE='' CHECK_PER_ARCH=0 CHECK_AT_BASE=0
-	CHECK_TOOLS='' CHECK_ORDER='' CHECK_REPRO='' CHECK_STEPS=every
+	CHECK_TOOLS='' CHECK_ORDER='' CHECK_REPRO='' CHECK_STEPS=every CHECK_CONFIGS=''
 	conf_load "$SERIES_CHECKS/$1/manifest" CHECK_
 	[ "$CHECK_SCOPE" = patch ] || die "check $1: CHECK_SCOPE must be 'patch', not '$CHECK_SCOPE'"
+	local f
+	for f in $CHECK_CONFIGS; do
+		[ -f "$SERIES_CONFIGS/$f" ] || die "check $1: CHECK_CONFIGS names configs/$f, which does not exist"
+	done
 	case $CHECK_STEPS in every | last) ;; *) die "check $1: CHECK_STEPS must be 'every' or 'last', not '$CHECK_STEPS'" ;; esac
 }
 
@@ -138,17 +142,34 @@ verdict_dir() {
 	printf '%s/%s/%s\n' "$(verdicts_root)" "${1:0:2}" "$1"
 }
 
+# check_own_configs: the configuration files that one check unit alone
+# reads (its manifest's CHECK_CONFIGS), one per line as ./PATH under
+# configs/.
+check_own_configs() {
+	local m f
+	for m in "$SERIES_CHECKS"/*/manifest; do
+		[ -e "$m" ] || continue
+		for f in $(conf_get "$m" CHECK_CONFIGS); do printf './%s\n' "$f"; done
+	done
+}
+
 # verdict_salt: print the hash of what every verdict depends on besides the
 # trees, the patch and the check unit itself: the libraries the units use,
 # the configuration data and the tools.  The runner, the reports and the
-# benchmark are not part of it.
+# benchmark are not part of it, nor the configuration files that one unit
+# alone reads (CHECK_CONFIGS): they are part of that unit's hash.
 verdict_salt() {
 	local a cc d
 	{
 		echo verdict-v1
 		for d in "$SERIES_ROOT/scripts/lib" "$SERIES_CONFIGS"; do
 			(cd "$d" && find . -type f ! -name '*.pyc' ! -name bisect.sh ! -name bench.sh \
-				! -name report.py -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum --)
+				! -name report.py -print0 | LC_ALL=C sort -z |
+				{ if [ "$d" = "$SERIES_CONFIGS" ]; then
+					grep -z -v -x -F -f <(check_own_configs; echo ./.none)
+				else
+					cat
+				fi; } | xargs -0 -r sha256sum --)
 		done
 		gcc --version | head -n 1
 		for a in $(arch_list_all); do
@@ -166,10 +187,15 @@ verdict_salt() {
 # and the patch.  Hashes of the step and of the units are computed once.
 declare -A VERDICT_UNIT_HASH=()
 verdict_key() {
-	local arch=$1 check=$2
+	local arch=$1 check=$2 f
 	if [ -z "${VERDICT_UNIT_HASH[$check]:-}" ]; then
-		VERDICT_UNIT_HASH[$check]=$(cd "$SERIES_CHECKS/$check" && find . -type f -print0 |
-			LC_ALL=C sort -z | xargs -0 -r sha256sum -- | sha256sum | cut -c1-40)
+		VERDICT_UNIT_HASH[$check]=$({
+			(cd "$SERIES_CHECKS/$check" && find . -type f -print0 |
+				LC_ALL=C sort -z | xargs -0 -r sha256sum --)
+			for f in $(conf_get "$SERIES_CHECKS/$check/manifest" CHECK_CONFIGS); do
+				(cd "$SERIES_CONFIGS" && sha256sum -- "$f")
+			done
+		} | sha256sum | cut -c1-40)
 	fi
 	if [ "${VERDICT_STEP:-}" != "${STEP_COMMIT:-HEAD}" ]; then
 		VERDICT_STEP=${STEP_COMMIT:-HEAD}

@@ -505,6 +505,38 @@ test_fault_coexist_builtin() {
 }
 TESTS+=(test_fault_coexist_builtin)
 
+# The module-load gate (configs/module-load.conf): a kvm-arm64 that
+# refuses to load with another errno than the one it documents.
+test_fault_module_load_errno() {
+	gate_config
+	local n file=arch/s390/kvm/arm64/arm64.c
+	n=$(last_patch_touching "$file")
+	fault_bisect fault-modload "$n" "$file" \
+		$'\t\tpr_info("SAE is not available\\n");\n\t\treturn -ENODEV;' \
+		$'\t\tpr_info("SAE is not available\\n");\n\t\treturn -ENXIO;' \
+		--check build --check module-load
+	grep -q "^first bad: patch $n .* on all: module-load: s390: load 1 of /kvm-arm64.ko fails with errno 19 (got 6)" out ||
+		fail "the wrong errno is not attributed to patch $n"
+}
+TESTS+=(test_fault_module_load_errno)
+
+# The KUnit gate (configs/kunit.conf): a vCPU save area that does not
+# point back to its control block fails the suite's test of the links,
+# at the tip, where the gate runs.
+test_fault_kunit_sae_links() {
+	gate_config
+	local n last file=arch/s390/kvm/arm64/arm64.c
+	n=$(last_patch_touching "$file")
+	last=$(tgit rev-list --count "$BASE_COMMIT..$SERIES_BRANCH")
+	fault_bisect fault-kunit "$n" "$file" \
+		$'\tcb->save_area = virt_to_phys(sa);\n\tsa->sdo = virt_to_phys(cb);' \
+		$'\tcb->save_area = virt_to_phys(sa);' \
+		--check build --check kunit
+	grep -q "^first bad: patch $last .* on all: kunit: s390: kvm-arm64: 1 of 8 tests did not pass: sae_alloc_test FAIL" out ||
+		fail "the broken link is not reported by the kunit gate at patch $last"
+}
+TESTS+=(test_fault_kunit_sae_links)
+
 test_fault_foreign_layout() {
 	gate_config
 	local res=$TEST_OUT/fault-foreign n file=include/uapi/arch/arm64/linux/kvm.h

@@ -479,6 +479,82 @@ test_missing_qemu() {
 }
 TESTS+=(test_missing_qemu)
 
+test_missing_qemu_module_load() {
+	cp -r "$SERIES_ROOT/configs" cfg
+	sed -i 's/^MODLOAD_QEMU=.*/MODLOAD_QEMU=qemu-system-nonexistent/;s/^MODLOAD_QEMU_PACKAGE=.*/MODLOAD_QEMU_PACKAGE=qemu-system-nonexistent-pkg/' cfg/module-load.conf
+	mkdir res
+	expect_exit 4 out env SERIES_ROOT="$SERIES_ROOT" SERIES_CONFIGS="$PWD/cfg" SERIES_NO_INSTALL=1 SERIES_CHECK_RESULT_DIR="$PWD/res" \
+		SERIES_CHECK_STEP=1 "$SERIES_ROOT/scripts/checks/module-load/run"
+	assert_eq "$(cat res/summary)" "SKIP: qemu-system-nonexistent missing (Debian package qemu-system-nonexistent-pkg)" "module-load check summary"
+}
+TESTS+=(test_missing_qemu_module_load)
+
+test_missing_qemu_kunit() {
+	cp -r "$SERIES_ROOT/configs" cfg
+	sed -i 's/^KUNIT_QEMU=.*/KUNIT_QEMU=qemu-system-nonexistent/;s/^KUNIT_QEMU_PACKAGE=.*/KUNIT_QEMU_PACKAGE=qemu-system-nonexistent-pkg/' cfg/kunit.conf
+	mkdir res
+	expect_exit 4 out env SERIES_ROOT="$SERIES_ROOT" SERIES_CONFIGS="$PWD/cfg" SERIES_NO_INSTALL=1 SERIES_CHECK_RESULT_DIR="$PWD/res" \
+		SERIES_CHECK_STEP=1 "$SERIES_ROOT/scripts/checks/kunit/run"
+	assert_eq "$(cat res/summary)" "SKIP: qemu-system-nonexistent missing (Debian package qemu-system-nonexistent-pkg)" "kunit check summary"
+}
+TESTS+=(test_missing_qemu_kunit)
+
+# The KUnit results judge: a missing suite, a skipped or failed case of a
+# parameterised test, and results without tests fail; all passed passes.
+test_kunit_results() {
+	local r=$SERIES_ROOT/scripts/checks/kunit/results.py
+	cat >ok.json <<'JSON'
+{"name": "KUnit Test Group", "sub_groups": [{"name": "s", "sub_groups": [{"name": "p", "sub_groups": [], "test_cases": [{"name": "a", "status": "PASS"}, {"name": "b", "status": "PASS"}]}], "test_cases": [{"name": "c", "status": "PASS"}]}], "test_cases": []}
+JSON
+	expect_exit 0 out python3 "$r" ok.json s
+	assert_contains out "ok s: 3 tests passed"
+	expect_exit 1 out python3 "$r" ok.json s t
+	assert_contains out "FAIL t: the suite did not run (ran: s)"
+	sed 's/"b", "status": "PASS"/"b", "status": "SKIP"/' ok.json >skip.json
+	expect_exit 1 out python3 "$r" skip.json s
+	assert_contains out "FAIL s: 1 of 3 tests did not pass: p.b SKIP"
+	printf '{"sub_groups": [{"name": "s", "sub_groups": [], "test_cases": []}]}' >empty.json
+	expect_exit 1 out python3 "$r" empty.json s
+	assert_contains out "FAIL s: no test ran"
+	expect_exit 2 out python3 "$r" ok.json
+}
+TESTS+=(test_kunit_results)
+
+# A configuration file that one check unit alone reads (CHECK_CONFIGS) is
+# part of that unit's verdicts, not of every unit's.
+test_verdict_own_configs() {
+	(
+		. "$SERIES_ROOT/scripts/lib/common.sh"
+		. "$SERIES_ROOT/scripts/lib/build.sh"
+		. "$SERIES_ROOT/scripts/lib/bisect.sh"
+		mkdir -p cfg/arch chk/a chk/b
+		printf 'X=1\n' >cfg/shared.conf
+		printf 'Y=1\n' >cfg/own.conf
+		printf 'CHECK_SCOPE=patch\nCHECK_ORDER=1\nCHECK_CONFIGS=own.conf\n' >chk/a/manifest
+		printf 'CHECK_SCOPE=patch\nCHECK_ORDER=2\n' >chk/b/manifest
+		SERIES_CONFIGS=$PWD/cfg SERIES_CHECKS=$PWD/chk
+		keys() {
+			VERDICT_UNIT_HASH=() VERDICT_SALT=$(verdict_salt) VERDICT_STEP=HEAD VERDICT_STEP_HASH=x
+			printf '%s %s %s\n' "$VERDICT_SALT" "$(verdict_key s390 a)" "$(verdict_key s390 b)"
+		}
+		read -r salt1 a1 b1 < <(keys)
+		printf 'Y=2\n' >cfg/own.conf
+		read -r salt2 a2 b2 < <(keys)
+		assert_eq "$salt2" "$salt1" "the salt after a unit's own configuration changed"
+		assert_eq "$b2" "$b1" "another unit's key after a unit's own configuration changed"
+		[ "$a2" != "$a1" ] || fail "the owning unit's key did not change with its configuration"
+		printf 'X=2\n' >cfg/shared.conf
+		read -r salt3 a3 b3 < <(keys)
+		[ "$salt3" != "$salt2" ] && [ "$a3" != "$a2" ] && [ "$b3" != "$b2" ] ||
+			fail "a shared configuration change did not change every key"
+		rm chk/a/manifest
+		printf 'CHECK_SCOPE=patch\nCHECK_ORDER=1\nCHECK_CONFIGS=missing.conf\n' >chk/a/manifest
+		expect_exit 1 out bash -c ". '$SERIES_ROOT/scripts/lib/common.sh'; . '$SERIES_ROOT/scripts/lib/bisect.sh'; SERIES_CHECKS='$PWD/chk' SERIES_CONFIGS='$PWD/cfg'; check_load a"
+		assert_contains out "check a: CHECK_CONFIGS names configs/missing.conf, which does not exist"
+	)
+}
+TESTS+=(test_verdict_own_configs)
+
 test_config_verify() {
 	(
 		. "$SERIES_ROOT/scripts/lib/common.sh"
