@@ -479,23 +479,26 @@ test_missing_qemu() {
 }
 TESTS+=(test_missing_qemu)
 
-test_missing_qemu_module_load() {
+# missing_qemu_skip UNIT CONF PREFIX: with the QEMU of configs/CONF
+# (keys PREFIXQEMU, PREFIXQEMU_PACKAGE) missing and no install allowed,
+# the check unit UNIT skips, naming the package.
+missing_qemu_skip() {
+	local unit=$1 conf=$2 p=$3
 	cp -r "$SERIES_ROOT/configs" cfg
-	sed -i 's/^MODLOAD_QEMU=.*/MODLOAD_QEMU=qemu-system-nonexistent/;s/^MODLOAD_QEMU_PACKAGE=.*/MODLOAD_QEMU_PACKAGE=qemu-system-nonexistent-pkg/' cfg/module-load.conf
+	sed -i "s/^${p}QEMU=.*/${p}QEMU=qemu-system-nonexistent/;s/^${p}QEMU_PACKAGE=.*/${p}QEMU_PACKAGE=qemu-system-nonexistent-pkg/" "cfg/$conf"
 	mkdir res
 	expect_exit 4 out env SERIES_ROOT="$SERIES_ROOT" SERIES_CONFIGS="$PWD/cfg" SERIES_NO_INSTALL=1 SERIES_CHECK_RESULT_DIR="$PWD/res" \
-		SERIES_CHECK_STEP=1 "$SERIES_ROOT/scripts/checks/module-load/run"
-	assert_eq "$(cat res/summary)" "SKIP: qemu-system-nonexistent missing (Debian package qemu-system-nonexistent-pkg)" "module-load check summary"
+		SERIES_CHECK_STEP=1 "$SERIES_ROOT/scripts/checks/$unit/run"
+	assert_eq "$(cat res/summary)" "SKIP: qemu-system-nonexistent missing (Debian package qemu-system-nonexistent-pkg)" "$unit check summary"
+}
+
+test_missing_qemu_module_load() {
+	missing_qemu_skip module-load module-load.conf MODLOAD_
 }
 TESTS+=(test_missing_qemu_module_load)
 
 test_missing_qemu_kunit() {
-	cp -r "$SERIES_ROOT/configs" cfg
-	sed -i 's/^KUNIT_QEMU=.*/KUNIT_QEMU=qemu-system-nonexistent/;s/^KUNIT_QEMU_PACKAGE=.*/KUNIT_QEMU_PACKAGE=qemu-system-nonexistent-pkg/' cfg/kunit.conf
-	mkdir res
-	expect_exit 4 out env SERIES_ROOT="$SERIES_ROOT" SERIES_CONFIGS="$PWD/cfg" SERIES_NO_INSTALL=1 SERIES_CHECK_RESULT_DIR="$PWD/res" \
-		SERIES_CHECK_STEP=1 "$SERIES_ROOT/scripts/checks/kunit/run"
-	assert_eq "$(cat res/summary)" "SKIP: qemu-system-nonexistent missing (Debian package qemu-system-nonexistent-pkg)" "kunit check summary"
+	missing_qemu_skip kunit kunit.conf KUNIT_
 }
 TESTS+=(test_missing_qemu_kunit)
 
