@@ -505,37 +505,37 @@ test_fault_coexist_builtin() {
 }
 TESTS+=(test_fault_coexist_builtin)
 
+# fault_at_tip NAME FILE OLD NEW CHECK SUMMARY: inject the fault into the
+# last patch that touches FILE and bisect with the build and CHECK, a
+# gate that runs at the tip (CHECK_STEPS=last): the tip is the first bad
+# patch, on CHECK, with a summary that matches SUMMARY (a regex).
+fault_at_tip() {
+	local name=$1 file=$2 old=$3 new=$4 check=$5 summary=$6 n last
+	gate_config
+	n=$(last_patch_touching "$file")
+	last=$(tgit rev-list --count "$BASE_COMMIT..$SERIES_BRANCH")
+	fault_bisect "$name" "$n" "$file" "$old" "$new" --check build --check "$check"
+	grep -q "^first bad: patch $last .* on all: $check: $summary" out ||
+		fail "the fault is not reported by $check at patch $last"
+}
+
 # The module-load gate (configs/module-load.conf): a kvm-arm64 that
 # refuses to load with another errno than the one it documents.
 test_fault_module_load_errno() {
-	gate_config
-	local n last file=arch/s390/kvm/arm64/arm64.c
-	n=$(last_patch_touching "$file")
-	last=$(tgit rev-list --count "$BASE_COMMIT..$SERIES_BRANCH")
-	fault_bisect fault-modload "$n" "$file" \
+	fault_at_tip fault-modload arch/s390/kvm/arm64/arm64.c \
 		$'\t\tpr_info("SAE is not available\\n");\n\t\treturn -ENODEV;' \
 		$'\t\tpr_info("SAE is not available\\n");\n\t\treturn -ENXIO;' \
-		--check build --check module-load
-	# The gate runs at the tip, where the module is.
-	grep -q "^first bad: patch $last .* on all: module-load: s390: load 1 of /kvm-arm64.ko fails with errno 19 (got 6)" out ||
-		fail "the wrong errno is not reported by the module-load gate at patch $last"
+		module-load 's390: load 1 of /kvm-arm64.ko fails with errno 19 (got 6)'
 }
 TESTS+=(test_fault_module_load_errno)
 
 # The KUnit gate (configs/kunit.conf): a vCPU save area that does not
-# point back to its control block fails the suite's test of the links,
-# at the tip, where the gate runs.
+# point back to its control block fails the suite's test of the links.
 test_fault_kunit_sae_links() {
-	gate_config
-	local n last file=arch/s390/kvm/arm64/arm64.c
-	n=$(last_patch_touching "$file")
-	last=$(tgit rev-list --count "$BASE_COMMIT..$SERIES_BRANCH")
-	fault_bisect fault-kunit "$n" "$file" \
+	fault_at_tip fault-kunit arch/s390/kvm/arm64/arm64.c \
 		$'\tcb->save_area = virt_to_phys(sa);\n\tsa->sdo = virt_to_phys(cb);' \
 		$'\tcb->save_area = virt_to_phys(sa);' \
-		--check build --check kunit
-	grep -q "^first bad: patch $last .* on all: kunit: s390: kvm-arm64: 1 of 8 tests did not pass: sae_alloc_test FAIL" out ||
-		fail "the broken link is not reported by the kunit gate at patch $last"
+		kunit 's390: kvm-arm64: 1 of 8 tests did not pass: sae_alloc_test FAIL'
 }
 TESTS+=(test_fault_kunit_sae_links)
 
