@@ -281,31 +281,56 @@ TESTS+=(test_gate_report_html)
 # FILE, a file no later patch touches.  Made with git plumbing from the
 # applied branch as branch NAME and exported by 'series export'.
 fault_stack() {
-	local name=$1 k=$2 file=$3 old=$4 new=$5 commits j c parent blob tree
+	local name=$1 k=$2 file=$3 old=$4 new=$5 commits blob
 	mapfile -t commits < <(tgit rev-list --reverse "$BASE_COMMIT..$SERIES_BRANCH")
 	git -C "$SERIES_TREE" show "${commits[k - 1]}:$file" >"$TEST_WORK/orig.txt"
-	python3 - "$TEST_WORK/orig.txt" "$old" "$new" >"$TEST_WORK/faulty.txt" <<'EOF'
+	replace_once "$TEST_WORK/orig.txt" "$old" "$new" >"$TEST_WORK/faulty.txt"
+	blob=$(git -C "$SERIES_TREE" hash-object -w --path="$file" "$TEST_WORK/faulty.txt")
+	fault_recommit "$name" "$k" "$file" "$blob"
+}
+# fault_stack_message NAME K OLD NEW: the stack with OLD replaced by NEW in
+# the commit message of patch K, as branch NAME and its export.
+fault_stack_message() {
+	fault_recommit "$1" "$2" "" "" "$3" "$4"
+}
+# replace_once FILE OLD NEW: FILE's text with its one OLD replaced by NEW.
+replace_once() {
+	python3 - "$@" <<'PY'
 import sys
 text, old, new = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
 assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times"
 sys.stdout.write(text.replace(old, new))
-EOF
-	blob=$(git -C "$SERIES_TREE" hash-object -w --path="$file" "$TEST_WORK/faulty.txt")
+PY
+}
+# fault_recommit NAME K FILE BLOB [OLD NEW]: the stack recommitted from
+# patch K on, FILE set to BLOB in every step from K (unless FILE is
+# empty) and OLD replaced by NEW in the message of patch K; the branch
+# NAME and its export in $TEST_WORK/NAME.
+fault_recommit() {
+	local name=$1 k=$2 file=$3 blob=$4 old=${5-} new=${6-} commits j c parent tree
+	mapfile -t commits < <(tgit rev-list --reverse "$BASE_COMMIT..$SERIES_BRANCH")
 	parent=${commits[k - 1]}~1
 	parent=$(git -C "$SERIES_TREE" rev-parse "$parent")
 	for j in $(seq "$k" "${#commits[@]}"); do
 		c=${commits[j - 1]}
-		[ "$j" = "$k" ] || git -C "$SERIES_TREE" diff --quiet "$c~1" "$c" -- "$file" ||
-			fail "patch $j touches $file: cannot carry the fault forward"
-		tree=$(GIT_INDEX_FILE=$TEST_WORK/index git -C "$SERIES_TREE" read-tree "$c^{tree}" &&
-			GIT_INDEX_FILE=$TEST_WORK/index git -C "$SERIES_TREE" update-index --cacheinfo "100644,$blob,$file" &&
-			GIT_INDEX_FILE=$TEST_WORK/index git -C "$SERIES_TREE" write-tree)
-		parent=$(git -C "$SERIES_TREE" log -1 --format=%B "$c" |
-			GIT_AUTHOR_NAME=$(git -C "$SERIES_TREE" log -1 --format=%an "$c") \
+		tree=$(git -C "$SERIES_TREE" rev-parse "$c^{tree}")
+		if [ -n "$file" ]; then
+			[ "$j" = "$k" ] || git -C "$SERIES_TREE" diff --quiet "$c~1" "$c" -- "$file" ||
+				fail "patch $j touches $file: cannot carry the fault forward"
+			tree=$(GIT_INDEX_FILE=$TEST_WORK/index git -C "$SERIES_TREE" read-tree "$tree" &&
+				GIT_INDEX_FILE=$TEST_WORK/index git -C "$SERIES_TREE" update-index --cacheinfo "100644,$blob,$file" &&
+				GIT_INDEX_FILE=$TEST_WORK/index git -C "$SERIES_TREE" write-tree)
+		fi
+		git -C "$SERIES_TREE" log -1 --format=%B "$c" >"$TEST_WORK/msg.txt"
+		if [ "$j" = "$k" ] && [ -n "$old" ]; then
+			replace_once "$TEST_WORK/msg.txt" "$old" "$new" >"$TEST_WORK/msg.new"
+			mv "$TEST_WORK/msg.new" "$TEST_WORK/msg.txt"
+		fi
+		parent=$(GIT_AUTHOR_NAME=$(git -C "$SERIES_TREE" log -1 --format=%an "$c") \
 			GIT_AUTHOR_EMAIL=$(git -C "$SERIES_TREE" log -1 --format=%ae "$c") \
 			GIT_AUTHOR_DATE=$(git -C "$SERIES_TREE" log -1 --format=%aI "$c") \
 			GIT_COMMITTER_DATE=$(git -C "$SERIES_TREE" log -1 --format=%cI "$c") \
-			git -C "$SERIES_TREE" commit-tree "$tree" -p "$parent")
+			git -C "$SERIES_TREE" commit-tree "$tree" -p "$parent" <"$TEST_WORK/msg.txt")
 	done
 	tgit branch -f "$name-src" "$parent"
 	tgit config "branch.$name-src.description" "$(tgit config "branch.$SERIES_BRANCH.description")"
@@ -318,6 +343,31 @@ EOF
 	trap "git -C '$SERIES_TREE' checkout -q -f '$SERIES_BRANCH'; git -C '$SERIES_TREE' branch -q -D '$name-src' '$name' 2>/dev/null || true" EXIT
 }
 
+test_fault_missing_signoff() {
+	gate_config
+	local res=$TEST_OUT/fault-signoff
+	fault_stack_message fault-signoff 2 \
+		"Signed-off-by: $SERIES_IDENT_NAME <$SERIES_IDENT_EMAIL>" ""
+	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-signoff/series" SERIES_RESULTS="$res" \
+		"$SERIES" bisect --branch fault-signoff --check signoff
+	cat out
+	grep -q '^first bad: patch 2 (0002-.* on all: signoff: 1 finding(s): no Signed-off-by' out ||
+		fail "the missing Signed-off-by is not attributed to patch 2"
+	assert_eq "$(cat "$res/0001/all/signoff/status")" pass "signoff at patch 1"
+}
+TESTS+=(test_fault_missing_signoff)
+test_fault_wrong_subject() {
+	gate_config
+	local res=$TEST_OUT/fault-subject
+	fault_stack_message fault-subject 3 "vfio: Drop the VM reference" "s390: Drop the VM reference"
+	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-subject/series" SERIES_RESULTS="$res" \
+		"$SERIES" bisect --branch fault-subject --check subject
+	cat out
+	grep -q "^first bad: patch 3 (0003-s390-.* on all: subject: 's390:' names none of the 4 touched file(s)" out ||
+		fail "the wrong subject prefix is not attributed to patch 3"
+	assert_eq "$(cat "$res/0002/all/subject/status")" pass "subject at patch 2"
+}
+TESTS+=(test_fault_wrong_subject)
 test_fault_syntax_error() {
 	gate_config
 	# s390-only code that no later patch touches (gmap.c is built for KVM).

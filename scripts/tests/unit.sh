@@ -523,6 +523,76 @@ JSON
 }
 TESTS+=(test_kunit_results)
 
+test_signoff() {
+	local r=$SERIES_ROOT/scripts/checks/signoff/signoff.py me='A Sender' mail=a@example.org
+	mkpatch() { # FROM TRAILER...: a patch file from FROM with these trailers
+		local from=$1
+		shift
+		printf 'From: %s\nSubject: [PATCH] x: y\n\nWhy.\n\n' "$from"
+		printf '%s\n' "$@"
+		printf -- '---\n Signed-off-by: Not <a@trailer.example>\n'
+	}
+	mkpatch "$me <$mail>" "Signed-off-by: $me <$mail>" >ok.patch
+	expect_exit 0 out python3 "$r" ok.patch "$me" "$mail"
+	assert_contains out "author $me <$mail> signs off; 1 trailer(s), the last by the sender"
+	# An author other than the sender, and a co-developer: both sign off.
+	mkpatch "B Author <b@example.org>" "Co-developed-by: C Dev <c@example.org>" \
+		"Signed-off-by: C Dev <c@example.org>" "Signed-off-by: B Author <B@example.org>" \
+		"Signed-off-by: $me <$mail>" >chain.patch
+	expect_exit 0 out python3 "$r" chain.patch "$me" "$mail"
+	mkpatch "$me <$mail>" >none.patch
+	expect_exit 1 out python3 "$r" none.patch "$me" "$mail"
+	assert_contains out "1 finding(s): no Signed-off-by"
+	mkpatch "B Author <b@example.org>" "Signed-off-by: $me <$mail>" >author.patch
+	expect_exit 1 out python3 "$r" author.patch "$me" "$mail"
+	assert_contains out "FAIL the author B Author <b@example.org> does not sign off"
+	mkpatch "$me <$mail>" "Co-developed-by: C Dev <c@example.org>" "Signed-off-by: $me <$mail>" >codev.patch
+	expect_exit 1 out python3 "$r" codev.patch "$me" "$mail"
+	assert_contains out "FAIL Co-developed-by C Dev <c@example.org> is not followed by their Signed-off-by"
+	mkpatch "$me <$mail>" "Signed-off-by: $me <$mail>" "Signed-off-by: B Author <b@example.org>" >last.patch
+	expect_exit 1 out python3 "$r" last.patch "$me" "$mail"
+	assert_contains out "FAIL the last Signed-off-by is B Author <b@example.org>, not the sender $me <$mail>"
+	mkpatch "$me <$mail>" "Signed-off-by: $me <$mail>" "Signed-off-by: $me <$mail>" >twice.patch
+	expect_exit 1 out python3 "$r" twice.patch "$me" "$mail"
+	assert_contains out "FAIL $me <$mail> signs off twice"
+	mkpatch "$me <$mail>" "Signed-off-by: $me" "Signed-off-by: $me <$mail>" >bad.patch
+	expect_exit 1 out python3 "$r" bad.patch "$me" "$mail"
+	assert_contains out "FAIL malformed trailer: Signed-off-by: $me"
+	expect_exit 2 out python3 "$r" ok.patch "$me"
+	expect_exit 2 out python3 "$r" no-such.patch "$me" "$mail"
+}
+TESTS+=(test_signoff)
+
+test_subject() {
+	local r=$SERIES_ROOT/scripts/checks/subject/subject.py
+	cat >t.conf <<'EOF'
+# a comment
+KVM: = virt/kvm/ include/linux/kvm*
+KVM: s390: = arch/s390/kvm/
+s390: = arch/s390/
+EOF
+	mkpatch() { printf 'From: A <a@example.org>\nSubject: [PATCH v2 3/9] %s\n\nWhy.\n' "$1"; }
+	printf 'M\tarch/s390/kvm/kvm-s390.c\nR100\tvirt/kvm/a.c\tvirt/kvm/b.c\n' >changes
+	mkpatch 'KVM: s390: Do a thing' >p
+	expect_exit 0 out python3 "$r" t.conf p changes
+	assert_contains out "'KVM: s390:' names 1 of 3 touched file(s)"
+	mkpatch 'KVM: Do a thing' >p
+	expect_exit 0 out python3 "$r" t.conf p changes
+	assert_contains out "'KVM:' names 2 of 3 touched file(s)"
+	printf 'M\tinclude/linux/kvm_host.h\n' >changes2
+	mkpatch 'KVM: s390: Do a thing' >p
+	expect_exit 1 out python3 "$r" t.conf p changes2
+	assert_contains out "'KVM: s390:' names none of the 1 touched file(s) (first: include/linux/kvm_host.h)"
+	mkpatch 'kvm: Do a thing' >p
+	expect_exit 1 out python3 "$r" t.conf p changes
+	assert_contains out "unknown subject prefix in 'kvm: Do a thing'"
+	printf 'KVM s390 = arch/s390/kvm/\n' >bad.conf
+	expect_exit 2 out python3 "$r" bad.conf p changes
+	assert_contains out "bad.conf:1: not 'PREFIX: = AREA...'"
+	expect_exit 2 out python3 "$r" t.conf p
+}
+TESTS+=(test_subject)
+
 # A configuration file that one check unit alone reads (CHECK_CONFIGS) is
 # part of that unit's verdicts, not of every unit's.
 test_verdict_own_configs() {
