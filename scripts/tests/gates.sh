@@ -343,29 +343,29 @@ fault_recommit() {
 	trap "git -C '$SERIES_TREE' checkout -q -f '$SERIES_BRANCH'; git -C '$SERIES_TREE' branch -q -D '$name-src' '$name' 2>/dev/null || true" EXIT
 }
 
+# fault_message_at NAME K OLD NEW CHECK SUMMARY: with OLD replaced by NEW
+# in its message, patch K must be the first bad patch, failing CHECK with
+# SUMMARY (a basic regular expression); patch K-1 passes CHECK.
+fault_message_at() {
+	local name=$1 k=$2 old=$3 new=$4 check=$5 summary=$6 res=$TEST_OUT/$1
+	gate_config
+	fault_stack_message "$name" "$k" "$old" "$new"
+	expect_exit 1 out env SERIES_FILE="$TEST_WORK/$name/series" SERIES_RESULTS="$res" \
+		"$SERIES" bisect --branch "$name" --check "$check"
+	cat out
+	grep -q "^first bad: patch $k ($(printf %04d "$k")-.* on all: $check: $summary" out ||
+		fail "the fault is not reported by $check at patch $k"
+	assert_eq "$(cat "$res/$(printf %04d $((k - 1)))/all/$check/status")" pass "$check at patch $((k - 1))"
+}
 test_fault_missing_signoff() {
 	gate_config
-	local res=$TEST_OUT/fault-signoff
-	fault_stack_message fault-signoff 2 \
-		"Signed-off-by: $SERIES_IDENT_NAME <$SERIES_IDENT_EMAIL>" ""
-	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-signoff/series" SERIES_RESULTS="$res" \
-		"$SERIES" bisect --branch fault-signoff --check signoff
-	cat out
-	grep -q '^first bad: patch 2 (0002-.* on all: signoff: 1 finding(s): no Signed-off-by' out ||
-		fail "the missing Signed-off-by is not attributed to patch 2"
-	assert_eq "$(cat "$res/0001/all/signoff/status")" pass "signoff at patch 1"
+	fault_message_at fault-signoff 2 "Signed-off-by: $SERIES_IDENT_NAME <$SERIES_IDENT_EMAIL>" "" \
+		signoff '1 finding(s): no Signed-off-by'
 }
 TESTS+=(test_fault_missing_signoff)
 test_fault_wrong_subject() {
-	gate_config
-	local res=$TEST_OUT/fault-subject
-	fault_stack_message fault-subject 3 "vfio: Drop the VM reference" "s390: Drop the VM reference"
-	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-subject/series" SERIES_RESULTS="$res" \
-		"$SERIES" bisect --branch fault-subject --check subject
-	cat out
-	grep -q "^first bad: patch 3 (0003-s390-.* on all: subject: 's390:' names none of the 4 touched file(s)" out ||
-		fail "the wrong subject prefix is not attributed to patch 3"
-	assert_eq "$(cat "$res/0002/all/subject/status")" pass "subject at patch 2"
+	fault_message_at fault-subject 3 "vfio: Drop the VM reference" "s390: Drop the VM reference" \
+		subject "'s390:' names none of the 4 touched file(s)"
 }
 TESTS+=(test_fault_wrong_subject)
 test_fault_syntax_error() {

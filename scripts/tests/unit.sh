@@ -532,33 +532,28 @@ test_signoff() {
 		printf '%s\n' "$@"
 		printf -- '---\n Signed-off-by: Not <a@trailer.example>\n'
 	}
-	mkpatch "$me <$mail>" "Signed-off-by: $me <$mail>" >ok.patch
-	expect_exit 0 out python3 "$r" ok.patch "$me" "$mail"
-	assert_contains out "author $me <$mail> signs off; 1 trailer(s), the last by the sender"
+	judge() { # RC TEXT FROM TRAILER...: the judge of that patch exits RC, saying TEXT
+		local rc=$1 text=$2
+		shift 2
+		mkpatch "$@" >t.patch
+		expect_exit "$rc" out python3 "$r" t.patch "$me" "$mail"
+		assert_contains out "$text"
+	}
+	local sob="Signed-off-by: $me <$mail>"
+	judge 0 "author $me <$mail> signs off; 1 trailer(s), the last by the sender" "$me <$mail>" "$sob"
 	# An author other than the sender, and a co-developer: both sign off.
-	mkpatch "B Author <b@example.org>" "Co-developed-by: C Dev <c@example.org>" \
-		"Signed-off-by: C Dev <c@example.org>" "Signed-off-by: B Author <B@example.org>" \
-		"Signed-off-by: $me <$mail>" >chain.patch
-	expect_exit 0 out python3 "$r" chain.patch "$me" "$mail"
-	mkpatch "$me <$mail>" >none.patch
-	expect_exit 1 out python3 "$r" none.patch "$me" "$mail"
-	assert_contains out "1 finding(s): no Signed-off-by"
-	mkpatch "B Author <b@example.org>" "Signed-off-by: $me <$mail>" >author.patch
-	expect_exit 1 out python3 "$r" author.patch "$me" "$mail"
-	assert_contains out "FAIL the author B Author <b@example.org> does not sign off"
-	mkpatch "$me <$mail>" "Co-developed-by: C Dev <c@example.org>" "Signed-off-by: $me <$mail>" >codev.patch
-	expect_exit 1 out python3 "$r" codev.patch "$me" "$mail"
-	assert_contains out "FAIL Co-developed-by C Dev <c@example.org> is not followed by their Signed-off-by"
-	mkpatch "$me <$mail>" "Signed-off-by: $me <$mail>" "Signed-off-by: B Author <b@example.org>" >last.patch
-	expect_exit 1 out python3 "$r" last.patch "$me" "$mail"
-	assert_contains out "FAIL the last Signed-off-by is B Author <b@example.org>, not the sender $me <$mail>"
-	mkpatch "$me <$mail>" "Signed-off-by: $me <$mail>" "Signed-off-by: $me <$mail>" >twice.patch
-	expect_exit 1 out python3 "$r" twice.patch "$me" "$mail"
-	assert_contains out "FAIL $me <$mail> signs off twice"
-	mkpatch "$me <$mail>" "Signed-off-by: $me" "Signed-off-by: $me <$mail>" >bad.patch
-	expect_exit 1 out python3 "$r" bad.patch "$me" "$mail"
-	assert_contains out "FAIL malformed trailer: Signed-off-by: $me"
-	expect_exit 2 out python3 "$r" ok.patch "$me"
+	judge 0 "4 trailer(s), the last by the sender" "B Author <b@example.org>" \
+		"Co-developed-by: C Dev <c@example.org>" "Signed-off-by: C Dev <c@example.org>" \
+		"Signed-off-by: B Author <B@example.org>" "$sob"
+	judge 1 "1 finding(s): no Signed-off-by" "$me <$mail>"
+	judge 1 "FAIL the author B Author <b@example.org> does not sign off" "B Author <b@example.org>" "$sob"
+	judge 1 "FAIL Co-developed-by C Dev <c@example.org> is not followed by their Signed-off-by" \
+		"$me <$mail>" "Co-developed-by: C Dev <c@example.org>" "$sob"
+	judge 1 "FAIL the last Signed-off-by is B Author <b@example.org>, not the sender $me <$mail>" \
+		"$me <$mail>" "$sob" "Signed-off-by: B Author <b@example.org>"
+	judge 1 "FAIL $me <$mail> signs off twice" "$me <$mail>" "$sob" "$sob"
+	judge 1 "FAIL malformed trailer: Signed-off-by: $me" "$me <$mail>" "Signed-off-by: $me" "$sob"
+	expect_exit 2 out python3 "$r" t.patch "$me"
 	expect_exit 2 out python3 "$r" no-such.patch "$me" "$mail"
 }
 TESTS+=(test_signoff)
@@ -571,21 +566,18 @@ KVM: = virt/kvm/ include/linux/kvm*
 KVM: s390: = arch/s390/kvm/
 s390: = arch/s390/
 EOF
-	mkpatch() { printf 'From: A <a@example.org>\nSubject: [PATCH v2 3/9] %s\n\nWhy.\n' "$1"; }
+	judge() { # RC TEXT SUBJECT CHANGES: the judge of that patch exits RC, saying TEXT
+		printf 'From: A <a@example.org>\nSubject: [PATCH v2 3/9] %s\n\nWhy.\n' "$3" >p
+		expect_exit "$1" out python3 "$r" t.conf p "$4"
+		assert_contains out "$2"
+	}
 	printf 'M\tarch/s390/kvm/kvm-s390.c\nR100\tvirt/kvm/a.c\tvirt/kvm/b.c\n' >changes
-	mkpatch 'KVM: s390: Do a thing' >p
-	expect_exit 0 out python3 "$r" t.conf p changes
-	assert_contains out "'KVM: s390:' names 1 of 3 touched file(s)"
-	mkpatch 'KVM: Do a thing' >p
-	expect_exit 0 out python3 "$r" t.conf p changes
-	assert_contains out "'KVM:' names 2 of 3 touched file(s)"
 	printf 'M\tinclude/linux/kvm_host.h\n' >changes2
-	mkpatch 'KVM: s390: Do a thing' >p
-	expect_exit 1 out python3 "$r" t.conf p changes2
-	assert_contains out "'KVM: s390:' names none of the 1 touched file(s) (first: include/linux/kvm_host.h)"
-	mkpatch 'kvm: Do a thing' >p
-	expect_exit 1 out python3 "$r" t.conf p changes
-	assert_contains out "unknown subject prefix in 'kvm: Do a thing'"
+	judge 0 "'KVM: s390:' names 1 of 3 touched file(s)" 'KVM: s390: Do a thing' changes
+	judge 0 "'KVM:' names 2 of 3 touched file(s)" 'KVM: Do a thing' changes
+	judge 1 "'KVM: s390:' names none of the 1 touched file(s) (first: include/linux/kvm_host.h)" \
+		'KVM: s390: Do a thing' changes2
+	judge 1 "unknown subject prefix in 'kvm: Do a thing'" 'kvm: Do a thing' changes
 	printf 'KVM s390 = arch/s390/kvm/\n' >bad.conf
 	expect_exit 2 out python3 "$r" bad.conf p changes
 	assert_contains out "bad.conf:1: not 'PREFIX: = AREA...'"
