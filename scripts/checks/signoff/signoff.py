@@ -45,11 +45,11 @@ def check(msg, sender):
     findings = []
     name, addr = email.utils.parseaddr(str(msg.get("From", "")))
     if not addr:
-        return ["no From: author"], None
+        return ["no From: author"], None, []
     author = person(name, addr)
     body = msg.get_payload(decode=True)
     if body is None:
-        return ["no message body"], author
+        return ["no message body"], author, []
     chain = trailers(body.decode("utf-8", "replace"))
     sobs = [p for kind, p in chain if kind == "Signed-off-by"]
     for kind, p in chain:
@@ -57,7 +57,7 @@ def check(msg, sender):
             findings.append(f"malformed trailer: {p}")
     if not sobs:
         findings.append("no Signed-off-by")
-        return findings, author
+        return findings, author, chain
     if author not in sobs:
         findings.append(f"the author {show(author)} does not sign off")
     seen = set()
@@ -75,7 +75,7 @@ def check(msg, sender):
             findings.append(f"Co-developed-by {show(p)} is not followed by their Signed-off-by")
     if sobs[-1] != sender:
         findings.append(f"the last Signed-off-by is {show(sobs[-1])}, not the sender {show(sender)}")
-    return findings, author
+    return findings, author, chain
 
 
 def main(argv):
@@ -89,14 +89,13 @@ def main(argv):
         print(f"{argv[1]}: {e.strerror}", file=sys.stderr)
         return 2
     sender = person(argv[2], argv[3])
-    findings, author = check(msg, sender)
+    findings, author, chain = check(msg, sender)
     for f in findings:
         print(f"FAIL {f}")
     if findings:
         print(f"{len(findings)} finding(s): {findings[0]}")
         return 1
-    n = len(trailers(msg.get_payload(decode=True).decode("utf-8", "replace")))
-    print(f"author {show(author)} signs off; {n} trailer(s), the last by the sender")
+    print(f"author {show(author)} signs off; {len(chain)} trailer(s), the last by the sender")
     return 0
 
 
