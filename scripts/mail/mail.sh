@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Mail workflow: the series as the threaded mbox that goes to the lists,
+# with the recipients get_maintainer.pl names for each patch.
+#
+# Sourced by scripts/series after lib/common.sh and lib/tree.sh.
+
+# mail_fake_tree DIR: a directory that get_maintainer.pl takes for the
+# top of a kernel tree at the tip of the stack: its script and MAINTAINERS
+# (the base's with the stack's MAINTAINERS changes applied), the files and
+# directories it looks for, and every directory of the base and of the
+# stack's new files (a MAINTAINERS pattern without a trailing slash means
+# a directory only if it is one).
+mail_fake_tree() {
+	local dir=$1 base p f
+	base=$(series_base_rev)
+	mkdir -p "$dir/scripts"
+	for f in COPYING CREDITS Kbuild Makefile README MAINTAINERS scripts/get_maintainer.pl; do
+		tgit show "$base:$f" >"$dir/$f"
+	done
+	for p in "${PATCHES[@]}"; do
+		if grep -q '^+++ b/MAINTAINERS$' "$SERIES_PATCHES/$p" &&
+			! (cd "$dir" && git apply --include=MAINTAINERS "$SERIES_PATCHES/$p" 2>"$dir/apply.err"); then
+			die "patch $p: its MAINTAINERS change does not apply: $(head -n 1 "$dir/apply.err")"
+		fi
+	done
+	{
+		tgit ls-tree -r -d --name-only "$base"
+		for p in "${PATCHES[@]}"; do
+			sed -n 's|^+++ b/\(.*\)/[^/]*$|\1|p' "$SERIES_PATCHES/$p"
+		done
+	} | LC_ALL=C sort -u | (cd "$dir" && xargs -r mkdir -p)
+}
+
+# mail_recipients DIR OUT: for every patch, its To (maintainers: of an
+# entry whose status is Maintained, Supported or Odd Fixes) and Cc
+# (reviewers, lists) from get_maintainer.pl in the fake tree DIR, as
+# 'PATCH<TAB>to|cc<TAB>ADDRESS' lines in OUT.  The sender is left out.
+mail_recipients() {
+	local dir=$1 out=$2 p line addr role
+	: >"$out"
+	for p in "${PATCHES[@]}"; do
+		(cd "$dir" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
+			--m --r --l --no-s --rolestats \
+			"$SERIES_PATCHES/$p") >"$dir/gm.out" 2>"$dir/gm.err" ||
+			die "get_maintainer.pl failed on $p: $(head -n 1 "$dir/gm.err")"
+		while IFS= read -r line; do
+			addr=${line%% (*} role=${line#* (}
+			case $addr in *"<$SERIES_IDENT_EMAIL>" | "$SERIES_IDENT_EMAIL") continue ;; esac
+			case $role in
+			maintainer:* | supporter:* | "odd fixer:"*) printf '%s\tto\t%s\n' "$p" "$addr" ;;
+			*) printf '%s\tcc\t%s\n' "$p" "$addr" ;;
+			esac
+		done <"$dir/gm.out" >>"$out"
+	done
+}
+
+# cmd_mbox [--version N] [-o FILE]: the series as one threaded mbox.
+cmd_mbox() {
+	local version=1 out="" tmp domain p files=()
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--version)
+			[ $# -ge 2 ] || die_usage "--version needs a number"
+			[[ $2 =~ ^[1-9][0-9]*$ ]] || die_usage "--version: '$2' is not a version number (1, 2, ...)"
+			version=$2
+			shift 2
+			;;
+		-o) [ $# -ge 2 ] || die_usage "-o needs a file name"; out=$2; shift 2 ;;
+		*) die_usage "mbox: unknown argument '$1'" ;;
+		esac
+	done
+	need_tools git:git perl:perl python3:python3
+	series_read
+	[ -f "$SERIES_PATCHES/$COVER_LETTER" ] || die "no cover letter patches/$COVER_LETTER"
+	if [ "$version" -gt 1 ] && ! grep -qx "Changes in v$version:" "$SERIES_PATCHES/$COVER_LETTER"; then
+		die "the cover letter has no 'Changes in v$version:' section; a v$version posting says what changed"
+	fi
+	[ -d "$SERIES_TREE/.git" ] || die "no kernel tree at $SERIES_TREE; run '$SERIES_PROG base'"
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" EXIT
+	mail_fake_tree "$tmp/tree"
+	mail_recipients "$tmp/tree" "$tmp/recipients"
+	for p in "${PATCHES[@]}"; do files+=("$SERIES_PATCHES/$p"); done
+	domain=${SERIES_IDENT_EMAIL#*@}
+	python3 "$SERIES_ROOT/scripts/mail/mbox.py" --version "$version" \
+		--recipients "$tmp/recipients" --domain "$domain" \
+		"$SERIES_PATCHES/$COVER_LETTER" "${files[@]}" >"$tmp/mbox"
+	if [ -n "$out" ]; then
+		mv "$tmp/mbox" "$out"
+		info "wrote $((${#PATCHES[@]} + 1)) messages (v$version, cover letter and ${#PATCHES[@]} patches) to $out"
+	else
+		cat "$tmp/mbox"
+	fi
+	rm -rf "$tmp"
+	trap - EXIT
+}
