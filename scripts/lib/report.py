@@ -9,8 +9,9 @@ RESULTS holds `meta` (key=value lines), `steps` (step, patch, commit,
 subject; tab separated) and one directory per (step, arch, check):
 NNNN/ARCH/CHECK/{status,summary,duration,log[,new-warnings][,cached]}.
 Writes RESULTS/summary.json, summary.txt, summary.md (for CI job
-summaries) and report.html (a static page, each cell linking to its log),
-and prints the text table.  With --merge, the result trees of the shards
+summaries), report.html (a static page, each cell linking to its log) and
+review-check/NNNN.json for every patch (b4's per-patch check shape: a list
+of {tool, status, summary, details}), and prints the text table.  With --merge, the result trees of the shards
 of one run (`bisect --shard K/N`) are first merged into RESULTS, which
 must not exist yet.
 """
@@ -308,6 +309,26 @@ def merge(out, shards):
         f.writelines(steps[k] + "\n" for k in sorted(steps, key=int))
 
 
+def review_checks(results, summary):
+    """Per patch, its verdicts as b4's per-patch check results."""
+    out = {}
+    for st in summary["steps"]:
+        if st["step"] == 0:
+            continue
+        checks = []
+        for r in st["results"]:
+            tool = r["check"] if r["arch"] == "all" else f"{r['check']}/{r['arch']}"
+            if r["new_warnings"]:
+                details = "\n".join(r["new_warnings"])
+            else:
+                lines = read(os.path.join(results, r["log"])).splitlines()
+                details = "\n".join(lines[-40:])
+            checks.append({"tool": tool, "status": r["status"],
+                           "summary": r["summary"], "details": details})
+        out[st["step"]] = checks
+    return out
+
+
 def write(path, text):
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
@@ -338,6 +359,10 @@ def main(argv):
     write(os.path.join(results, "summary.txt"), text)
     write(os.path.join(results, "summary.md"), markdown(summary))
     write(os.path.join(results, "report.html"), html_page(summary))
+    rdir = os.path.join(results, "review-check")
+    os.makedirs(rdir, exist_ok=True)
+    for step, checks in review_checks(results, summary).items():
+        write(os.path.join(rdir, f"{step:04d}.json"), json.dumps(checks, indent=1) + "\n")
     sys.stdout.write(text)
     return 0
 
