@@ -105,6 +105,43 @@ test_gate_apply_quilt() {
 }
 TESTS+=(test_gate_apply_quilt)
 
+# The mail round trip with the real client: 'series mbox' as Debian's b4
+# reads it.  b4 runs in the kernel tree so that it knows the base commit;
+# what it writes for 'git am' must rebuild the tree of 'series apply'.
+test_gate_b4_am() {
+	gate_config
+	need_tools b4:b4
+	series_read
+	local n=${#PATCHES[@]} wt=$TEST_WORK/b4-tree mbx k p
+	expect_exit 0 out "$SERIES" mbox --version 1 -o "$TEST_WORK/series.mbox"
+	mkdir -p "$TEST_WORK/b4"
+	(cd "$SERIES_TREE" && b4 am -m "$TEST_WORK/series.mbox" -o "$TEST_WORK/b4") >b4.out 2>&1 ||
+		{ cat b4.out; fail "b4 am failed"; }
+	cat b4.out
+	assert_contains b4.out "Total patches: $n"
+	assert_contains b4.out "Base: using specified base-commit $BASE_COMMIT"
+	! grep -Eiq 'missing|not known|ignoring|warning|error' b4.out || fail "b4 am complained (above)"
+	# Every patch once, in series order.
+	k=0
+	for p in "${PATCHES[@]}"; do
+		k=$((k + 1))
+		printf '  [PATCH %d/%d] %s\n' "$k" "$n" "$(patch_subject "$SERIES_PATCHES/$p")"
+	done >want
+	grep -E '^  (. )?\[PATCH ' b4.out | sed -E 's/^  (. )?/  /' >got
+	diff -u want got || fail "b4 lists other patches, or in another order"
+	mbx=$(find "$TEST_WORK/b4" -name '*.mbx')
+	[ "$(printf '%s\n' "$mbx" | wc -l)" = 1 ] && [ -f "$mbx" ] || fail "b4 wrote no single .mbx: $mbx"
+	git -C "$SERIES_TREE" worktree add -q --detach "$wt" "$BASE_COMMIT"
+	# shellcheck disable=SC2064
+	trap "git -C '$SERIES_TREE' worktree remove --force '$wt'" EXIT
+	GIT_COMMITTER_NAME=$SERIES_IDENT_NAME GIT_COMMITTER_EMAIL=$SERIES_IDENT_EMAIL \
+		git -C "$wt" -c core.hooksPath=/dev/null am -q "$mbx" >am.out 2>&1 || { cat am.out; fail "git am of b4's mbx failed"; }
+	assert_eq "$(git -C "$wt" rev-list --count "$BASE_COMMIT..HEAD")" "$n" "commits after git am of b4's mbx"
+	assert_eq "$(git -C "$wt" rev-parse 'HEAD^{tree}')" "$(git -C "$SERIES_TREE" rev-parse "$SERIES_BRANCH^{tree}")" \
+		"tree after b4 am + git am vs. series apply"
+}
+TESTS+=(test_gate_b4_am)
+
 test_gate_bisect_check() {
 	gate_config
 	local res=$TEST_OUT/bisect
@@ -368,6 +405,23 @@ test_fault_wrong_subject() {
 		subject "'s390:' names none of the 4 touched file(s)"
 }
 TESTS+=(test_fault_wrong_subject)
+test_fault_kernel_doc() {
+	gate_config
+	local f=arch/s390/kvm/gmap/fault.c k res=$TEST_OUT/fault-kernel-doc
+	k=$(last_patch_touching "$f")
+	fault_stack fault-kernel-doc "$k" "$f" ' * @teid: the translation' ' * @tied: the translation'
+	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-kernel-doc/series" SERIES_RESULTS="$res" \
+		"$SERIES" bisect --branch fault-kernel-doc --check kernel-doc
+	cat out
+	grep -q "^first bad: patch $k ($(printf %04d "$k")-.* on all: kernel-doc: 2 new warning(s): $f: warning: " out ||
+		fail "the kernel-doc error is not reported by kernel-doc at patch $k"
+	assert_contains "$res/$(printf %04d "$k")/all/kernel-doc/new-warnings" \
+		"Excess function parameter 'tied' description in 'kvm_s390_gmap_resolve_fault'"
+	assert_contains "$res/$(printf %04d "$k")/all/kernel-doc/new-warnings" \
+		"Function parameter or struct member 'teid' not described in 'kvm_s390_gmap_resolve_fault'"
+	assert_eq "$(cat "$res/$(printf %04d $((k - 1)))/all/kernel-doc/status")" pass "kernel-doc at patch $((k - 1))"
+}
+TESTS+=(test_fault_kernel_doc)
 test_fault_syntax_error() {
 	gate_config
 	# s390-only code that no later patch touches (gmap.c is built for KVM).

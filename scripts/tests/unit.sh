@@ -390,6 +390,24 @@ r = [x for x in s["steps"][2]["results"] if x["arch"] == "s390"][0]
 assert r["new_warnings"] == ["drivers/x.c: unused variable"], r
 assert r["log"] == "0002/s390/build/log", r["log"]
 EOF
+	# b4's per-patch check shape, one file per patch, and the lookup of a
+	# patch (on stdin, as b4 hands it over) by its subject.
+	[ ! -e r/review-check/0000.json ] || fail "the base has a review-check file"
+	printf 'From: A <a@example.org>\nSubject: [PATCH v3 2/2]\n second\n\nWhy.\n' >p2
+	expect_exit 0 rc2 sh -c 'python3 "$1" r - <p2' _ "$SERIES_ROOT/scripts/mail/review_check.py"
+	cmp -s rc2 r/review-check/0002.json || fail "review_check.py does not print 0002.json"
+	python3 - rc2 <<'EOF' || fail "review-check JSON content"
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert [x["tool"] for x in c] == ["checkpatch", "build/s390", "build/x86_64"], c
+assert all(set(x) == {"tool", "status", "summary", "details"} for x in c), c
+b = c[1]
+assert b["status"] == "fail" and b["summary"] == "summary 2 s390", b
+assert b["details"] == "drivers/x.c: unused variable", b
+EOF
+	printf 'Subject: [PATCH] third\n\n' >p3
+	expect_exit 1 out python3 "$SERIES_ROOT/scripts/mail/review_check.py" r p3
+	assert_contains out "review-check: no patch 'third' in r"
 	echo bogus >r/0001/x86_64/build/status
 	expect_exit 1 out python3 "$SERIES_ROOT/scripts/lib/report.py" r
 	assert_contains out "bad status 'bogus'"
@@ -584,6 +602,85 @@ EOF
 	expect_exit 2 out python3 "$r" t.conf p
 }
 TESTS+=(test_subject)
+
+test_mbox() {
+	local r=$SERIES_ROOT/scripts/mail/mbox.py k
+	mkmsg() { # K N SUBJECT BODY: a format-patch file numbered K/N
+		printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
+		printf 'From: A Long Name Of The Sender\n <sender@example.org>\nDate: Fri, 4 Dec 2026 05:27:03 +0000\n'
+		printf 'Subject: [PATCH %02d/%02d] %s\n folded\n\n%s\n' "$1" "$2" "$3" "$4"
+	}
+	mkmsg 0 2 'x: The cover' $'Why.\n\nbase-commit: 0123' >c.patch
+	mkmsg 1 2 'x: One' $'From the start.\n>From quoted\n---\n a | 1 +' >1.patch
+	mkmsg 2 2 'y: Two' $'Two.\n---\n b | 1 +' >2.patch
+	{
+		printf '1.patch\tto\tMaint One <m1@example.org>\n'
+		printf '1.patch\tcc\tlist@example.org\n'
+		for k in 1 2 3 4 5 6; do printf '2.patch\tcc\tReviewer Number %d <r%d@example.org>\n' "$k" "$k"; done
+		printf '2.patch\tto\tJ\xc3\xb6rg M <j@example.org>\n'
+	} >rcpt
+	expect_exit 0 m1 python3 "$r" --version 2 --recipients rcpt --domain example.org c.patch 1.patch 2.patch
+	assert_eq "$(grep -c '^From git@z ' m1)" 3 "messages"
+	assert_eq "$(grep '^Subject: ' m1 | tr '\n' '|')" \
+		'Subject: [PATCH v2 0/2] x: The cover folded|Subject: [PATCH v2 1/2] x: One folded|Subject: [PATCH v2 2/2] y: Two folded|' "subjects"
+	assert_eq "$(grep -c '^From: A Long Name Of The Sender <sender@example.org>$' m1)" 3 "unfolded From"
+	local id0
+	id0=$(sed -n 's/^Message-Id: //p' m1 | head -n 1)
+	[[ $id0 == "<sae-series-v2-0-"*"@example.org>" ]] || fail "cover Message-Id $id0"
+	assert_eq "$(grep -c "^In-Reply-To: $id0\$" m1)" 2 "replies to the cover letter"
+	assert_eq "$(grep -c "^References: $id0\$" m1)" 2 "references to the cover letter"
+	assert_contains m1 ">From the start."
+	assert_contains m1 ">>From quoted"
+	assert_contains m1 "To: Maint One <m1@example.org>, =?utf-8?q?J=C3=B6rg_M?= <j@example.org>"
+	# The cover letter: every To, and every Cc that is no To, folded.
+	awk 'length($0) > 78 { bad = 1 } END { exit bad }' m1 || fail "a line over 78 columns"
+	python3 - m1 <<'EOF' || fail "the mbox does not parse as expected"
+import mailbox, sys
+msgs = list(mailbox.mbox(sys.argv[1]))
+assert len(msgs) == 3
+cc = [a.strip() for a in str(msgs[0]["Cc"]).replace("\n", "").split(",")]
+assert cc == ["list@example.org"] + [f"Reviewer Number {k} <r{k}@example.org>" for k in range(1, 7)], cc
+assert msgs[1]["Cc"] == "list@example.org", msgs[1]["Cc"]
+assert msgs[2]["To"].startswith("=?utf-8?q?J"), msgs[2]["To"]
+assert msgs[1]["In-Reply-To"] == msgs[0]["Message-Id"]
+EOF
+	# The same series gives the same mbox; version 1 is plain [PATCH k/N].
+	expect_exit 0 m2 python3 "$r" --version 2 --recipients rcpt --domain example.org c.patch 1.patch 2.patch
+	cmp -s m1 m2 || fail "two runs on the same series differ"
+	expect_exit 0 m3 python3 "$r" --version 1 --recipients rcpt --domain example.org c.patch 1.patch 2.patch
+	assert_contains m3 "Subject: [PATCH 1/2] x: One"
+	# Bad input: numbering, recipients, version.
+	expect_exit 1 out python3 "$r" --version 1 --recipients rcpt --domain example.org c.patch 2.patch 1.patch
+	assert_contains out "mbox: 2.patch: subject numbers it 02/02, its place in the series is 1/2"
+	printf '1.patch\tbcc\tx@example.org\n' >bad
+	expect_exit 1 out python3 "$r" --version 1 --recipients bad --domain example.org c.patch 1.patch 2.patch
+	assert_contains out "bad:1: want 'PATCH<TAB>to|cc<TAB>ADDRESS'"
+	expect_exit 2 out python3 "$r" --version 0 --recipients rcpt --domain example.org c.patch 1.patch
+}
+TESTS+=(test_mbox)
+
+test_checkpatch_allowlist() {
+	local r=$SERIES_ROOT/scripts/checks/checkpatch/allow.py
+	printf '# reasons\n0002-*.patch\tLONG_LINE\ta table that reads better wide\n*\tFILE_PATH_CHANGES\tthe maintainers check\n' >allow
+	{
+		printf 'a.c:3: WARNING:LONG_LINE: line length of 120 exceeds 100 columns\n+\tx\n\n'
+		printf 'a.c:9: ERROR:FILE_PATH_CHANGES: made-up error of an accepted type\n\n'
+		printf 'MAINTAINERS:1: WARNING:FILE_PATH_CHANGES: added, moved or deleted file(s)\n\n'
+		printf 'new: 3, moved: 0\n'
+	} >reports
+	expect_exit 1 out python3 "$r" allow patches/0001-x.patch reports
+	assert_contains out "counted: 2, accepted: 1"
+	assert_contains out "accepted (FILE_PATH_CHANGES): the maintainers check"
+	expect_exit 1 out python3 "$r" allow patches/0002-y.patch reports
+	assert_contains out "counted: 1, accepted: 2"
+	assert_contains out "a.c:9: ERROR:FILE_PATH_CHANGES"
+	printf 'x\tLONG_LINE\n' >bad
+	expect_exit 2 out python3 "$r" bad patches/0001-x.patch reports
+	assert_contains out "bad:1: want 'PATCH TYPE REASON...'"
+	# The allowlist of the repository: every line has a reason.
+	expect_exit 0 out python3 "$r" "$SERIES_ROOT/configs/checkpatch-allowlist.conf" x.patch /dev/null
+}
+TESTS+=(test_checkpatch_allowlist)
 
 # A configuration file that one check unit alone reads (CHECK_CONFIGS) is
 # part of that unit's verdicts, not of every unit's.
@@ -1010,7 +1107,7 @@ test_shellcheck() {
 		[ "$(id -u)" -eq 0 ] && apt_install shellcheck || skip "shellcheck not installed (Debian package shellcheck)"
 	fi
 	cd "$SERIES_ROOT" || exit
-	shellcheck -x -S warning scripts/series scripts/lib/*.sh scripts/checks/*/run \
+	shellcheck -x -S warning scripts/series scripts/lib/*.sh scripts/mail/*.sh scripts/checks/*/run \
 		scripts/tests/run scripts/tests/*.sh .ci/run || fail "shellcheck reports warnings"
 }
 TESTS+=(test_shellcheck)
