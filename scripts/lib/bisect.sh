@@ -157,7 +157,8 @@ check_own_configs() {
 # trees, the patch and the check unit itself: the libraries the units use,
 # the configuration data and the tools.  The runner, the reports and the
 # benchmark are not part of it, nor the configuration files that one unit
-# alone reads (CHECK_CONFIGS): they are part of that unit's hash.
+# alone reads (CHECK_CONFIGS): they are part of that unit's hash.  Nor is
+# versions.conf, which only the mail commands read.
 verdict_salt() {
 	local a cc d
 	{
@@ -166,7 +167,7 @@ verdict_salt() {
 			(cd "$d" && find . -type f ! -name '*.pyc' ! -name bisect.sh ! -name bench.sh \
 				! -name report.py -print0 | LC_ALL=C sort -z |
 				{ if [ "$d" = "$SERIES_CONFIGS" ]; then
-					grep -z -v -x -F -f <(check_own_configs; echo ./.none)
+					grep -z -v -x -F -f <(check_own_configs; echo ./versions.conf)
 				else
 					cat
 				fi; } | xargs -0 -r sha256sum --)

@@ -73,13 +73,17 @@ cmd_mbox() {
 	need_tools git:git perl:perl python3:python3
 	series_read
 	[ -f "$SERIES_PATCHES/$COVER_LETTER" ] || die "no cover letter patches/$COVER_LETTER"
-	if [ "$version" -gt 1 ] && ! grep -qx "Changes in v$version:" "$SERIES_PATCHES/$COVER_LETTER"; then
-		die "the cover letter has no 'Changes in v$version:' section; a v$version posting says what changed"
-	fi
 	[ -d "$SERIES_TREE/.git" ] || die "no kernel tree at $SERIES_TREE; run '$SERIES_PROG base'"
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" EXIT
+	# A later version says what changed since the one before, patch by patch.
+	if [ "$version" -gt 1 ]; then
+		version_extract "$((version - 1))" "$tmp/prev"
+		python3 "$SERIES_ROOT/scripts/mail/versions.py" changelog "$SERIES_PATCHES/$COVER_LETTER" \
+			"$version" "$tmp/prev" "$(dirname "$SERIES_FILE")" >"$tmp/changelog" ||
+			{ sed 's/^/  /' "$tmp/changelog" >&2; die "the cover letter's changelog for v$version is incomplete (above)"; }
+	fi
 	mail_fake_tree "$tmp/tree"
 	mail_recipients "$tmp/tree" "$tmp/recipients"
 	for p in "${PATCHES[@]}"; do files+=("$SERIES_PATCHES/$p"); done
@@ -95,4 +99,58 @@ cmd_mbox() {
 	fi
 	rm -rf "$tmp"
 	trap - EXIT
+}
+
+# version_commit N: the commit of this repository that holds version N
+# (configs/versions.conf), checked to be in this clone.
+version_commit() {
+	local VERSION_1='' key=VERSION_$1 c
+	[ -f "$SERIES_CONFIGS/versions.conf" ] || die "no configs/versions.conf"
+	conf_load "$SERIES_CONFIGS/versions.conf" VERSION_
+	c=${!key:-}
+	[ -n "$c" ] || die "configs/versions.conf records no v$1 (no $key=COMMIT line)"
+	git -C "$SERIES_ROOT" cat-file -e "$c^{commit}" 2>/dev/null ||
+		die "configs/versions.conf: v$1 is commit $c, which this clone of the repository does not have (a shallow clone? fetch it)"
+	printf '%s\n' "$c"
+}
+
+# version_extract N DIR: the series file and patches/ of version N in DIR.
+version_extract() {
+	local c
+	c=$(version_commit "$1")
+	mkdir -p "$2"
+	git -C "$SERIES_ROOT" archive "$c" series patches | tar -x -C "$2" ||
+		die "v$1 ($c): no series and patches/ in that commit"
+}
+
+# cmd_range_diff vN: git range-diff of version N (applied to the branch
+# series-vN) against the stack (applied to SERIES_BRANCH); if N is the
+# latest recorded version, the cover letter's 'Changes in vN+1:' must
+# name every patch that changed.
+cmd_range_diff() {
+	local n latest k tmp rc=0
+	[ $# -eq 1 ] && [[ $1 =~ ^v([1-9][0-9]*)$ ]] || die_usage "usage: range-diff vN (a recorded version, configs/versions.conf)"
+	n=${BASH_REMATCH[1]}
+	need_tools git:git python3:python3
+	version_commit "$n" >/dev/null
+	latest=0
+	for k in $(sed -n 's/^VERSION_\([1-9][0-9]*\)=.*/\1/p' "$SERIES_CONFIGS/versions.conf"); do
+		[ "$k" -le "$latest" ] || latest=$k
+	done
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" EXIT
+	version_extract "$n" "$tmp/v$n"
+	(SERIES_FILE=$tmp/v$n/series SERIES_PATCHES=$tmp/v$n/patches cmd_apply --branch "series-v$n")
+	cmd_apply
+	tgit range-diff "$(series_base_rev)..series-v$n" "$(series_base_rev)..$SERIES_BRANCH"
+	python3 "$SERIES_ROOT/scripts/mail/versions.py" diff "$tmp/v$n" "$(dirname "$SERIES_FILE")" >"$tmp/diff"
+	info "since v$n: $(awk -F'\t' '{ n[$1]++ } END { printf "%d changed, %d new, %d dropped, %d same", n["changed"], n["new"], n["dropped"], n["same"] }' "$tmp/diff")"
+	if [ "$n" -eq "$latest" ] && grep -qv '^same' "$tmp/diff"; then
+		python3 "$SERIES_ROOT/scripts/mail/versions.py" changelog "$SERIES_PATCHES/$COVER_LETTER" \
+			"$((n + 1))" "$tmp/v$n" "$(dirname "$SERIES_FILE")" >&2 || rc=1
+	fi
+	rm -rf "$tmp"
+	trap - EXIT
+	return "$rc"
 }

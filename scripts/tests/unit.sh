@@ -682,6 +682,45 @@ test_checkpatch_allowlist() {
 }
 TESTS+=(test_checkpatch_allowlist)
 
+test_versions() {
+	local r=$SERIES_ROOT/scripts/mail/versions.py
+	mkp() { # DIR N TOTAL SUBJECT MESSAGE LINE: a patch adding LINE to file f$N
+		printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nFrom: A <a@example.org>\n'
+		printf 'Subject: [PATCH %d/%d] %s\n\n%s\n---\n f%d | 1 +\n\n' "$2" "$3" "$4" "$5" "$2"
+		printf 'diff --git a/f%d b/f%d\n--- a/f%d\n+++ b/f%d\n@@ -1 +1,2 @@\n x\n+%s\n' "$2" "$2" "$2" "$2" "$6"
+	}
+	mkdir -p old/patches new/patches
+	mkp old 1 3 'x: One' 'Why one.' one >old/patches/1.patch
+	mkp old 2 3 'x: Two' 'Why two.' two >old/patches/2.patch
+	mkp old 3 3 'x: Three' 'Why three.' three >old/patches/3.patch
+	printf '1.patch\n2.patch\n3.patch\n' >old/series
+	mkp new 1 3 'x: One' 'Why one.' one >new/patches/1.patch
+	mkp new 2 3 'x: Two' 'Why two, said better.' two >new/patches/2.patch
+	mkp new 3 3 'x: Four' 'Why four.' four >new/patches/4.patch
+	printf '# comment\n1.patch\n2.patch\n4.patch\n' >new/series
+	expect_exit 0 out python3 "$r" diff old new
+	assert_eq "$(tr '\t' ' ' <out | tr '\n' '|')" 'same 1 x: One|changed 2 x: Two|new 3 x: Four|dropped 3 x: Three|' "diff"
+	# The code of patch 2 changes too: still one 'changed'.
+	mkp new 2 3 'x: Two' 'Why two.' 'two, fixed' >new/patches/2.patch
+	expect_exit 0 out python3 "$r" diff old new
+	assert_contains out $'changed\t2\tx: Two'
+	printf 'Subject: [PATCH 0/3] x\n\nIntro.\n\nChanges in v2:\n- patch 2: clearer\n- x: Four is new\n\nA (3):\n  x: One\n' >cover
+	expect_exit 1 out python3 "$r" changelog cover 2 old new
+	assert_contains out $'MISSING\tdropped\t3\tx: Three'
+	assert_contains out "changelog: 1 changed patch(es) not named in 'Changes in v2:'"
+	printf 'Subject: x\n\nChanges in v2:\n- patch 2: clearer\n- x: Four is new\n- dropped x:\n  Three (merged)\nChanges in v1:\n' >cover
+	expect_exit 0 out python3 "$r" changelog cover 2 old new
+	assert_contains out "changelog: every changed patch is named in 'Changes in v2:'"
+	expect_exit 1 out python3 "$r" changelog cover 3 old new
+	assert_contains out "has no 'Changes in v3:' section"
+	expect_exit 2 out python3 "$r" changelog cover two old new
+	# The commands: usage, and a version that is not recorded.
+	expect_exit 2 out env SERIES_CACHE="$PWD/c" "$SERIES" range-diff 1
+	expect_exit 1 out env SERIES_CACHE="$PWD/c" "$SERIES" range-diff v7
+	assert_contains out "configs/versions.conf records no v7 (no VERSION_7=COMMIT line)"
+}
+TESTS+=(test_versions)
+
 # A configuration file that one check unit alone reads (CHECK_CONFIGS) is
 # part of that unit's verdicts, not of every unit's.
 test_verdict_own_configs() {
