@@ -142,6 +142,49 @@ test_gate_b4_am() {
 }
 TESTS+=(test_gate_b4_am)
 
+# range-diff and the changelog check on the real series: taken as v1, the
+# stack of repository commit 03f5983 (before the review fixes of patches
+# 38 and 42-44) differs from today's in those four patches only.
+test_gate_range_diff() {
+	gate_config
+	local v1=03f598341bf4720b3f0e73c65ea10f0a9c1f1900 k
+	git -C "$SERIES_ROOT" cat-file -e "$v1^{commit}" 2>/dev/null ||
+		skip "this clone of the repository lacks commit $v1 (a shallow clone?)"
+	cp -r "$SERIES_CONFIGS" cfg
+	printf 'VERSION_1=%s\n' "$v1" >>cfg/versions.conf
+	# shellcheck disable=SC2064
+	# Afterwards the series branch (and its description, the cover
+	# letter) is the repository's again.
+	trap "'$SERIES' apply >/dev/null 2>&1; git -C '$SERIES_TREE' branch -q -D series-v1 2>/dev/null || true" EXIT
+	expect_exit 1 out env SERIES_CONFIGS="$PWD/cfg" "$SERIES" range-diff v1
+	cat out
+	assert_contains out "since v1: 4 changed, 0 new, 0 dropped, 40 same"
+	assert_eq "$(grep -cE '^ *[0-9]+: +[0-9a-f]+ ! +[0-9]+: +[0-9a-f]+ ' out)" 4 "patches range-diff shows as changed"
+	assert_eq "$(grep -cE '^ *[0-9]+: +[0-9a-f]+ = +[0-9]+: +[0-9a-f]+ ' out)" 40 "patches range-diff shows as equal"
+	assert_contains out "has no 'Changes in v2:' section"
+	expect_exit 1 out env SERIES_CONFIGS="$PWD/cfg" "$SERIES" mbox --version 2 -o v2.mbox
+	assert_contains out "the cover letter's changelog for v2 is incomplete"
+	# A copy of the series whose cover letter names them: both pass.
+	mkdir -p v2
+	cp -r "$SERIES_FILE" "$SERIES_PATCHES" v2/
+	python3 - v2/patches/0000-cover-letter.patch <<'EOF'
+import sys
+p = sys.argv[1]
+t = open(p).read()
+i = t.index("\n\nThis series is based on")
+t = t[:i] + "\n\nChanges in v2:\n- patch 38: kvm_arch_vcpu_should_kick() warns\n- patches 42, 43, 44: review fixes" + t[i:]
+open(p, "w").write(t)
+EOF
+	for k in 38 42 43 44; do
+		grep -q "patch.* $k" v2/patches/0000-cover-letter.patch || fail "the changelog does not name patch $k"
+	done
+	expect_exit 0 out env SERIES_CONFIGS="$PWD/cfg" SERIES_FILE="$PWD/v2/series" "$SERIES" range-diff v1
+	assert_contains out "changelog: every changed patch is named in 'Changes in v2:'"
+	expect_exit 0 out env SERIES_CONFIGS="$PWD/cfg" SERIES_FILE="$PWD/v2/series" "$SERIES" mbox --version 2 -o v2.mbox
+	assert_eq "$(grep -c '^Subject: \[PATCH v2 [0-9][0-9]/44\]' v2.mbox)" 45 "v2 subjects"
+}
+TESTS+=(test_gate_range_diff)
+
 test_gate_bisect_check() {
 	gate_config
 	local res=$TEST_OUT/bisect
