@@ -721,6 +721,23 @@ test_versions() {
 }
 TESTS+=(test_versions)
 
+# Two series commands never work in one cache directory at once.
+test_cache_lock() {
+	mkdir -p c
+	flock c/.series.lock sleep 4 &
+	local holder=$!
+	sleep 1
+	printf 'pid 1, since 00:00:00: series bisect\n' >c/.series.owner
+	expect_exit 1 out env SERIES_CACHE="$PWD/c" "$SERIES" cache stats
+	assert_contains out "another series command is using $PWD/c (pid 1, since 00:00:00: series bisect); wait for it to finish"
+	# Commands that leave the tree and the builds alone do not wait.
+	expect_exit 0 out env SERIES_CACHE="$PWD/c" "$SERIES" list
+	wait "$holder"
+	expect_exit 0 out env SERIES_CACHE="$PWD/c" "$SERIES" cache stats
+	assert_contains c/.series.owner "series cache"
+}
+TESTS+=(test_cache_lock)
+
 # A configuration file that one check unit alone reads (CHECK_CONFIGS) is
 # part of that unit's verdicts, not of every unit's.
 test_verdict_own_configs() {
