@@ -191,7 +191,9 @@ verdict_key() {
 	local arch=$1 check=$2 f
 	if [ -z "${VERDICT_UNIT_HASH[$check]:-}" ]; then
 		VERDICT_UNIT_HASH[$check]=$({
-			(cd "$SERIES_CHECKS/$check" && find . -type f -print0 |
+			# Not Python's byte code: a unit's helper imported once
+			# would change the unit's verdict key.
+			(cd "$SERIES_CHECKS/$check" && find . -type f ! -name '*.pyc' -print0 |
 				LC_ALL=C sort -z | xargs -0 -r sha256sum --)
 			for f in $(conf_get "$SERIES_CHECKS/$check/manifest" CHECK_CONFIGS); do
 				(cd "$SERIES_CONFIGS" && sha256sum -- "$f")
