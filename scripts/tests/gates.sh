@@ -465,6 +465,19 @@ test_fault_kernel_doc() {
 	assert_eq "$(cat "$res/$(printf %04d $((k - 1)))/all/kernel-doc/status")" pass "kernel-doc at patch $((k - 1))"
 }
 TESTS+=(test_fault_kernel_doc)
+
+test_fault_coccinelle() {
+	gate_config
+	local n
+	n=$(series_read && echo "${#PATCHES[@]}")
+	# A NULL test before kfree(): scripts/coccinelle/free/ifnullfree.cocci.
+	fault_bisect fault-coccinelle "$n" virt/kvm/vfio.c $'\tkfree(kv);\n' $'\tif (kv)\n\t\tkfree(kv);\n' \
+		--check coccinelle
+	grep -q "^first bad: patch $n .* on all: coccinelle: 1 new coccinelle report(s): vfio.c: WARNING: NULL check before some freeing functions is not needed." out ||
+		fail "the coccinelle report is not attributed to patch $n"
+	assert_eq "$(cat "$TEST_OUT/fault-coccinelle/$(printf %04d $((n - 1)))/all/coccinelle/status")" pass "coccinelle at patch $((n - 1))"
+}
+TESTS+=(test_fault_coccinelle)
 test_fault_syntax_error() {
 	gate_config
 	# s390-only code that no later patch touches (gmap.c is built for KVM).

@@ -682,6 +682,19 @@ test_checkpatch_allowlist() {
 }
 TESTS+=(test_checkpatch_allowlist)
 
+test_coccinelle_select() {
+	local r=$SERIES_ROOT/scripts/checks/coccinelle/select.py
+	printf 'a.cocci\tkfree || vfree\nb.cocci\t\nc.cocci\tkmalloc\nd.cocci\t(x && y)\ne.cocci\tkfree_sensitive\n' >q
+	printf 'void f(void *p)\n{\n\tkfree(p); /* kfree_sensitivex */\n}\n' >one.c
+	printf '#define N 1\n' >two.h
+	expect_exit 0 out python3 "$r" q one.c two.h
+	assert_eq "$(tr '\n' ' ' <out)" 'a.cocci b.cocci d.cocci ' "semantic patches selected"
+	expect_exit 0 out python3 "$r" q two.h
+	assert_eq "$(tr '\n' ' ' <out)" 'b.cocci d.cocci ' "semantic patches for a file without their tokens"
+	expect_exit 2 out python3 "$r" q
+}
+TESTS+=(test_coccinelle_select)
+
 test_versions() {
 	local r=$SERIES_ROOT/scripts/mail/versions.py
 	mkp() { # DIR N TOTAL SUBJECT MESSAGE LINE: a patch adding LINE to file f$N
