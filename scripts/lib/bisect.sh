@@ -380,6 +380,24 @@ repro_command() {
 	printf '%s\n' "$r"
 }
 
+# step_number ARG: the patch that "--to ARG" names, by number or by its
+# file (a path to it names it by its base name, as the reproducers of the
+# check units do with {patch}).
+step_number() {
+	local k
+	if [[ $1 =~ ^[1-9][0-9]*$ ]]; then
+		echo "$1"
+		return
+	fi
+	for k in "${!PATCHES[@]}"; do
+		if [ "${PATCHES[k]}" = "${1##*/}" ]; then
+			echo $((k + 1))
+			return
+		fi
+	done
+	die_usage "--to $1: no such patch in $SERIES_FILE"
+}
+
 # cmd_bisect: see usage.
 cmd_bisect() {
 	local branch=$SERIES_BRANCH to="" keep_going=0 base k arch check commits=() orig
@@ -389,7 +407,10 @@ cmd_bisect() {
 		case $1 in
 		--arch) [ $# -ge 2 ] || die_usage "--arch needs an arch"; arch_load "$2"; SELECTED_ARCHES+=("$2"); shift 2 ;;
 		--check) [ $# -ge 2 ] || die_usage "--check needs a check name"; selected_checks+=("$2"); shift 2 ;;
-		--to) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die_usage "--to needs a patch number"; to=$2; shift 2 ;;
+		--to)
+			[[ ${2:-} =~ ^[1-9][0-9]*$ || ${2:-} == *.patch ]] ||
+				die_usage "--to needs a patch number or a patch file name, not '${2:-}'"
+			to=$2; shift 2 ;;
 		--keep-going) keep_going=1; shift ;;
 		--branch) [ $# -ge 2 ] || die_usage "--branch needs a name"; branch=$2; shift 2 ;;
 		--shard)
@@ -416,6 +437,7 @@ cmd_bisect() {
 	[ ${#commits[@]} -eq ${#PATCHES[@]} ] ||
 		die "branch $branch has ${#commits[@]} commits on the base, the series ${#PATCHES[@]} patches; run '$SERIES_PROG apply'"
 	NSTEPS=${#PATCHES[@]}
+	[ -z "$to" ] || to=$(step_number "$to")
 	[ -z "$to" ] || [ "$to" -le "$NSTEPS" ] || die_usage "--to $to: the series has $NSTEPS patches"
 	[ -n "$to" ] || to=$NSTEPS
 

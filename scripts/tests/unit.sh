@@ -751,6 +751,24 @@ test_cache_lock() {
 }
 TESTS+=(test_cache_lock)
 
+# "bisect --to" takes a patch number or a patch file, as the reproducers
+# of the check units name it ({patch}: the patch's path in the results).
+test_bisect_to_patch() {
+	local lib=$SERIES_ROOT/scripts/lib
+	to() {
+		bash -c ". '$lib/common.sh'; . '$lib/bisect.sh'; SERIES_FILE=series; PATCHES=(0001-a.patch 0002-b.patch); step_number \"\$1\"" _ "$1"
+	}
+	expect_exit 0 out to 2
+	assert_eq "$(cat out)" 2 "--to 2"
+	expect_exit 0 out to /r/results/0002/0002-b.patch
+	assert_eq "$(cat out)" 2 "--to a patch path"
+	expect_exit 0 out to 0001-a.patch
+	assert_eq "$(cat out)" 1 "--to a patch name"
+	expect_exit 2 out to 0003-c.patch
+	assert_contains out "--to 0003-c.patch: no such patch in series"
+}
+TESTS+=(test_bisect_to_patch)
+
 # A configuration file that one check unit alone reads (CHECK_CONFIGS) is
 # part of that unit's verdicts, not of every unit's.
 test_verdict_own_configs() {
