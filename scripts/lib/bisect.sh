@@ -54,7 +54,9 @@ check_tools_missing() {
 }
 
 # affected_rules_load: read configs/affected.conf (PATH-GLOB ARCH... per
-# line) into AFFECTED_GLOBS and AFFECTED_TARGETS, checking every arch name.
+# line) into AFFECTED_GLOBS and AFFECTED_TARGETS, checking every arch name;
+# the arch lists into AFFECTED_ALL and AFFECTED_DEFAULT, once: a patch
+# that moves headers names hundreds of paths.
 affected_rules_load() {
 	local f=$SERIES_CONFIGS/affected.conf line n=0 words a
 	AFFECTED_GLOBS=() AFFECTED_TARGETS=()
@@ -74,6 +76,8 @@ affected_rules_load() {
 		AFFECTED_GLOBS+=("${words[0]}")
 		AFFECTED_TARGETS+=("${words[*]:1}")
 	done <"$f"
+	AFFECTED_ALL=$(arch_list_all | tr '\n' ' ')
+	AFFECTED_DEFAULT=$(SERIES_ARCHES='' arch_list_default | tr '\n' ' ')
 }
 
 # affected_arches FILES: the arches a patch touching the paths listed in
@@ -99,13 +103,13 @@ affected_arches() {
 			for a in $hit; do
 				case $a in
 				none) ;;
-				default) set+="$(arch_list_default | tr '\n' ' ')" ;;
+				default) set+=$AFFECTED_DEFAULT ;;
 				*) set+="$a " ;;
 				esac
 			done
 		done <"$files"
 	fi
-	for a in $(arch_list_all); do
+	for a in $AFFECTED_ALL; do
 		[[ $set == *" $a "* ]] || continue
 		[ ${#SELECTED_ARCHES[@]} -eq 0 ] || [[ " ${SELECTED_ARCHES[*]} " == *" $a "* ]] || continue
 		out+=("$a")
@@ -182,13 +186,14 @@ verdict_salt() {
 	} | sha256sum | cut -c1-32
 }
 
-# verdict_key ARCH CHECK: the result-cache key of a check of the step
-# STEP_COMMIT (HEAD if unset; STEP_PARENT and STEP_PATCH describe it): the
-# salt, the check unit's files, the arch, the tree, and the parent's tree
-# and the patch.  Hashes of the step and of the units are computed once.
+# verdict_memo CHECK: compute the hashes verdict_key needs for CHECK and
+# the step STEP_COMMIT (HEAD if unset; STEP_PARENT and STEP_PATCH describe
+# it), once: the unit's files, and the tree, the parent's tree and the
+# patch.  Call it in the shell that runs the steps: a verdict_key in a
+# command substitution cannot keep what it computes.
 declare -A VERDICT_UNIT_HASH=()
-verdict_key() {
-	local arch=$1 check=$2 f
+verdict_memo() {
+	local check=$1 f
 	if [ -z "${VERDICT_UNIT_HASH[$check]:-}" ]; then
 		VERDICT_UNIT_HASH[$check]=$({
 			# Not Python's byte code: a unit's helper imported once
@@ -210,7 +215,13 @@ verdict_key() {
 			fi
 		} | sha256sum | cut -c1-40)
 	fi
-	printf '%s\n' "$VERDICT_SALT" "$check" "${VERDICT_UNIT_HASH[$check]}" "${arch:-all}" \
+}
+
+# verdict_key ARCH CHECK: the result-cache key of a check of the step: the
+# salt, the check unit's files, the arch, and the step's hash.
+verdict_key() {
+	verdict_memo "$2"
+	printf '%s\n' "$VERDICT_SALT" "$2" "${VERDICT_UNIT_HASH[$2]}" "${1:-all}" \
 		"$VERDICT_STEP_HASH" | sha256sum | cut -c1-40
 }
 
@@ -296,6 +307,7 @@ run_check() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	t0=$(now)
+	verdict_memo "$check"
 	key=$(verdict_key "$arch" "$check")
 	missing=''
 	if [ -n "$arch" ] && arch_no_toolchain "$arch"; then
@@ -423,6 +435,9 @@ cmd_bisect() {
 	need_base_tools
 	series_read
 	checks_discover
+	# Here, not in the subshells of affected_arches, which would each
+	# read them again.
+	affected_rules_load
 	if [ ${#selected_checks[@]} -gt 0 ]; then
 		for c in "${selected_checks[@]}"; do
 			[[ " ${CHECKS[*]} " == *" $c "* ]] || die_usage "--check: no check '$c' (have: ${CHECKS[*]})"
@@ -553,11 +568,10 @@ cmd_bisect() {
 	python3 "$SERIES_ROOT/scripts/lib/report.py" "$SERIES_RESULTS" >&2
 	# A skip is never a pass: list every one.
 	local st
-	for st in "$SERIES_RESULTS"/[0-9]*/*/*/status; do
-		[ "$(cat "$st")" = skip ] || continue
+	while IFS= read -r st; do
 		printf 'SKIPPED: %s: %s\n' "$(dirname "${st#"$SERIES_RESULTS"/}")" \
 			"$(head -n 1 "${st%/status}/summary")" >&2
-	done
+	done < <(grep -lx skip "$SERIES_RESULTS"/[0-9]*/*/*/status)
 	if [ ${#needed[@]} -eq 0 ] && [ -z "$shard" ]; then
 		warn "no arch of the selection is affected by patches 1-$to: nothing was built"
 	fi
