@@ -478,6 +478,23 @@ test_fault_coccinelle() {
 	assert_eq "$(cat "$TEST_OUT/fault-coccinelle/$(printf %04d $((n - 1)))/all/coccinelle/status")" pass "coccinelle at patch $((n - 1))"
 }
 TESTS+=(test_fault_coccinelle)
+
+# A function made global without a declaration in the last patch:
+# sparse's "Should it be static?", attributed to that patch.
+test_fault_sparse() {
+	gate_config
+	local n res=$TEST_OUT/fault-sparse
+	n=$(series_read && echo "${#PATCHES[@]}")
+	fault_bisect fault-sparse "$n" virt/kvm/vfio.c 'static bool kvm_vfio_file_is_valid(' 'bool kvm_vfio_file_is_valid(' \
+		--check sparse
+	grep -q "^first bad: patch $n .* on [a-z0-9_]*: sparse: 1 new sparse warning(s): vfio.c: warning: symbol 'kvm_vfio_file_is_valid' was not declared. Should it be static?" out ||
+		fail "the sparse warning is not attributed to patch $n"
+	local s
+	for s in "$res/$(printf %04d $((n - 1)))"/*/sparse/status; do
+		[ ! -e "$s" ] || assert_eq "$(cat "$s")" pass "sparse at patch $((n - 1)) ($s)"
+	done
+}
+TESTS+=(test_fault_sparse)
 test_fault_syntax_error() {
 	gate_config
 	# s390-only code that no later patch touches (gmap.c is built for KVM).

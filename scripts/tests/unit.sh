@@ -695,6 +695,83 @@ test_coccinelle_select() {
 }
 TESTS+=(test_coccinelle_select)
 
+# The sparse unit's helper on a two-commit git tree and a build directory
+# made by hand, with a stand-in for sparse: what it runs at the parent
+# (paths into the parent's extract, a moved source's own directory, the
+# two-word -I), the set comparison, and its three ways of stopping.
+test_sparse_units() {
+	local r=$SERIES_ROOT/scripts/checks/sparse/sparse.py t=$PWD/tree b=$PWD/build
+	mkdir -p tree/old tree/include tree/virt build/new
+	printf 'int f(void)\n{\n\treturn 0;\n}\n' >tree/old/x.c
+	printf '#define N 1\n' >tree/include/n.h
+	printf '#define V 1\n' >tree/virt/v.h
+	tgit_t() { git -C tree -c user.name=t -c user.email=t@example.org "$@"; }
+	tgit_t init -q && tgit_t add . && tgit_t commit -qm base
+	tgit_t mv old new
+	printf 'int g(void)\n{\n\treturn 1;\n}\n' >>tree/new/x.c
+	printf '#define M 2\n' >>tree/include/n.h
+	tgit_t commit -qam step
+	tgit_t diff --name-status -M HEAD~1 HEAD >changes
+	assert_contains changes $'\told/x.c\tnew/x.c'
+	{
+		printf 'savedcmd_new/x.o := ccache gcc -Wp,-MMD,new/.x.o.d -nostdinc -I%s/include -I %s/virt' "$t" "$t"
+		printf ' -include %s/include/n.h -I%s/new -Inew -DKBUILD_BASENAME='"'"'"x"'"'"' -c -o new/x.o %s/new/x.c\n\n' "$t" "$t" "$t"
+		printf 'source_new/x.o := %s/new/x.c\n\ndeps_new/x.o := \\\n  %s/new/x.c \\\n  %s/include/n.h \\\n\n' "$t" "$t" "$t"
+	} >build/new/.x.o.cmd
+	# The stand-in: one warning per source, one more for the step's g();
+	# FAKE_PARENT says how it ends on the parent's source.
+	cat >fake-sparse <<-'SH'
+	#!/bin/sh
+	for src; do :; done
+	case $src in
+	*parent-tree*)
+		case ${FAKE_PARENT:-} in
+		noopen) echo "$src:1:10: error: unable to open 'asm/x.h'"; exit 1 ;;
+		die) echo "sparse: out of memory"; exit 1 ;;
+		esac ;;
+	esac
+	[ "${FAKE_MARCH:-}" != 1 ] || { echo "sparse: error: invalid argument to '-march': '_zicsr'"; exit 1; }
+	echo "$src:1:5: warning: symbol 'f' was not declared. Should it be static?"
+	grep -q 'g(void)' "$src" && echo "$src:6:5: warning: symbol 'g' was not declared. Should it be static?"
+	exit 0
+	SH
+	chmod +x fake-sparse
+	run_sp() { python3 "$r" --tree "$t" --build "$b" --parent HEAD~1 --srcarch x86 --checkflags='-D__linux__ -m64' \
+		--changes changes --out "$1" --jobs 2 --sparse "$PWD/fake-sparse"; }
+	expect_exit 1 out run_sp o1
+	assert_eq "$(head -n 1 out)" "1 new sparse warning(s): x.c: warning: symbol 'g' was not declared. Should it be static?" "summary"
+	assert_contains out "include/n.h: through new/x.o (1 object(s) include it)"
+	assert_eq "$(cat o1/objects)" $'new/x.o\tnew/x.c\told/x.c' "objects"
+	local p=$PWD/o1/parent-tree
+	# The parent's command: sources and include directories in the
+	# parent's extract, the two-word -I too, the own directory the old
+	# one, no dependency file.
+	assert_contains o1/parent/new%x.o "-I$p/include -I $p/virt -include $p/include/n.h -I$p/old -Iold "
+	assert_contains o1/parent/new%x.o " $p/old/x.c"
+	assert_not_contains o1/parent/new%x.o "-Wp,-MMD"
+	assert_contains o1/step/new%x.o "-D__linux__ -m64 -Wp,-MMD,new/.x.o.d -nostdinc -I$t/include -I $t/virt "
+	assert_eq "$(cat o1/parent-warnings)" "x.c: warning: symbol 'f' was not declared. Should it be static?" "parent set"
+	[ -f "$p/old/x.c" ] && [ -f "$p/virt/v.h" ] || fail "the parent's extract lacks old/x.c or virt/v.h"
+	# A parent that cannot open a header: the object is checked as new.
+	expect_exit 1 out env FAKE_PARENT=noopen python3 "$r" --tree "$t" --build "$b" --parent HEAD~1 --srcarch x86 \
+		--checkflags=-m64 --changes changes --out o2 --sparse "$PWD/fake-sparse"
+	assert_eq "$(head -n 1 out)" "2 new sparse warning(s): x.c: warning: symbol 'f' was not declared. Should it be static?" "summary"
+	assert_contains out "new/x.o: its parent source does not compile for this arch (/"
+	# Any other failing status fails; sparse refusing an argument skips.
+	expect_exit 1 out env FAKE_PARENT=die python3 "$r" --tree "$t" --build "$b" --parent HEAD~1 --srcarch x86 \
+		--checkflags=-m64 --changes changes --out o3 --sparse "$PWD/fake-sparse"
+	assert_eq "$(head -n 1 out)" "sparse stopped with status 1 on the parent's new/x.o: sparse: out of memory" "summary"
+	expect_exit 4 out env FAKE_MARCH=1 python3 "$r" --tree "$t" --build "$b" --parent HEAD~1 --srcarch x86 \
+		--checkflags=-m64 --changes changes --out o4 --sparse "$PWD/fake-sparse"
+	assert_contains out "sparse cannot check this arch with kbuild's arguments: sparse: error: invalid argument to '-march'"
+	# Nothing compiled here: a pass that says so.
+	printf 'M\tdocs/x.txt\n' >changes2
+	expect_exit 0 out python3 "$r" --tree "$t" --build "$b" --parent HEAD~1 --srcarch x86 \
+		--checkflags=-m64 --changes changes2 --out o5 --sparse "$PWD/fake-sparse"
+	assert_eq "$(head -n 1 out)" "nothing touched is compiled on this arch" "summary"
+}
+TESTS+=(test_sparse_units)
+
 test_versions() {
 	local r=$SERIES_ROOT/scripts/mail/versions.py
 	mkp() { # DIR N TOTAL SUBJECT MESSAGE LINE: a patch adding LINE to file f$N
