@@ -718,7 +718,8 @@ test_sparse_units() {
 		printf ' -include %s/include/n.h -I%s/new -Inew -DKBUILD_BASENAME='"'"'"x"'"'"' -c -o new/x.o %s/new/x.c\n\n' "$t" "$t" "$t"
 		printf 'source_new/x.o := %s/new/x.c\n\ndeps_new/x.o := \\\n  %s/new/x.c \\\n  %s/include/n.h \\\n\n' "$t" "$t" "$t"
 	} >build/new/.x.o.cmd
-	# The stand-in: one warning per source, one more for the step's g();
+	# The stand-in: one warning per source and one in a header it does
+	# not touch, one more for the step's g();
 	# FAKE_PARENT says how it ends on the parent's source.
 	cat >fake-sparse <<-'SH'
 	#!/bin/sh
@@ -732,6 +733,7 @@ test_sparse_units() {
 	esac
 	[ "${FAKE_MARCH:-}" != 1 ] || { echo "sparse: error: invalid argument to '-march': '_zicsr'"; exit 1; }
 	echo "$src:1:5: warning: symbol 'f' was not declared. Should it be static?"
+	echo "${src%/*/*}/include/other.h:3:1: warning: noise in a header"
 	grep -q 'g(void)' "$src" && echo "$src:6:5: warning: symbol 'g' was not declared. Should it be static?"
 	exit 0
 	SH
@@ -750,13 +752,16 @@ test_sparse_units() {
 	assert_contains o1/parent/new%x.o " $p/old/x.c"
 	assert_not_contains o1/parent/new%x.o "-Wp,-MMD"
 	assert_contains o1/step/new%x.o "-D__linux__ -m64 -Wp,-MMD,new/.x.o.d -nostdinc -I$t/include -I $t/virt "
-	assert_eq "$(cat o1/parent-warnings)" "x.c: warning: symbol 'f' was not declared. Should it be static?" "parent set"
+	assert_eq "$(cat o1/parent-warnings)" "other.h: warning: noise in a header
+x.c: warning: symbol 'f' was not declared. Should it be static?" "parent set"
 	[ -f "$p/old/x.c" ] && [ -f "$p/virt/v.h" ] || fail "the parent's extract lacks old/x.c or virt/v.h"
 	# A parent that cannot open a header: the object is checked as new.
 	expect_exit 1 out env FAKE_PARENT=noopen python3 "$r" --tree "$t" --build "$b" --parent HEAD~1 --srcarch x86 \
 		--checkflags=-m64 --changes changes --out o2 --sparse "$PWD/fake-sparse"
 	assert_eq "$(head -n 1 out)" "2 new sparse warning(s): x.c: warning: symbol 'f' was not declared. Should it be static?" "summary"
 	assert_contains out "new/x.o: its parent source does not compile for this arch (/"
+	# Without a parent, only what it reports in touched files counts.
+	assert_contains out "new/x.o: not counted, in files the patch does not touch: other.h: warning: noise in a header"
 	# Any other failing status fails; sparse refusing an argument skips.
 	expect_exit 1 out env FAKE_PARENT=die python3 "$r" --tree "$t" --build "$b" --parent HEAD~1 --srcarch x86 \
 		--checkflags=-m64 --changes changes --out o3 --sparse "$PWD/fake-sparse"

@@ -116,8 +116,9 @@ def parent_args(flags, tree, root, new, old):
 
 
 def normalize(text, strip):
-    """The warning set of sparse's output: "base name: message" per
-    warning or error, continuation lines joined, positions dropped."""
+    """The warnings of sparse's output as (path, "base name: message"),
+    one per warning or error, continuation lines joined, positions
+    dropped; PATH relative to the tree it was read from."""
     found = []
     for line in text.splitlines():
         m = POS.match(line)
@@ -126,10 +127,10 @@ def normalize(text, strip):
             for s in strip:
                 if path.startswith(s):
                     path = path[len(s):]
-            found.append('%s: %s' % (os.path.basename(path), m.group('msg')))
+            found.append([path, '%s: %s' % (os.path.basename(path), m.group('msg'))])
         elif line[:1] in (' ', '\t') and found:
-            found[-1] += ' | ' + line.strip()
-    return set(found)
+            found[-1][1] += ' | ' + line.strip()
+    return [tuple(f) for f in found]
 
 
 def objects(build, tree, changes, log):
@@ -246,16 +247,22 @@ def main():
     for obj, new, old, flags in work:
         jobs.append(('step', obj, [a.sparse] + check + flags + [tree + '/' + new]))
         if new in added:
-            log.append('%s: %s is new: all its warnings are new' % (obj, new))
+            log.append('%s: %s is new: its warnings in the files the patch touches are new' % (obj, new))
             continue
         jobs.append(('parent', obj, [a.sparse] + check +
                      parent_args(flags, tree, root, new, old) + [root + '/' + old]))
     with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as ex:
         results = list(ex.map(lambda j: run_sparse(j[2], a.build), jobs))
     sets = {'step': set(), 'parent': set()}
+    touched = {n for st, _, n in changes if not st.startswith('D')}
+    sources = {w[0]: w[1] for w in work}
+    orphans = set()
+    # The parent's outputs first: an object whose parent source cannot be
+    # read is known before its step output is judged.
+    done = sorted(zip(jobs, results), key=lambda d: d[0][0] == 'step')
     strip = [tree + '/', root + '/', a.build.rstrip('/') + '/', './']
     failed = None
-    for (side, obj, args), (rc, text) in zip(jobs, results):
+    for (side, obj, args), (rc, text) in done:
         name = os.path.join(a.out, side, obj.replace('/', '%'))
         os.makedirs(os.path.dirname(name), exist_ok=True)
         with open(name, 'w', encoding='utf-8') as f:
@@ -271,12 +278,22 @@ def main():
             why = next(ln for ln in text.splitlines() if 'unable to open' in ln).strip()
             log.append('%s: its parent source does not compile for this arch (%s): checked as new'
                        % (obj, why))
+            orphans.add(obj)
             continue
         if rc != 0:
             failed = failed or 'sparse stopped with status %d on the %s\'s %s: %s' % (
                 rc, side, obj, (text.strip().splitlines() or ['no output'])[-1])
             continue
-        sets[side] |= normalize(text, strip)
+        found = normalize(text, strip)
+        if side == 'step' and (obj in orphans or sources[obj] in added):
+            # No parent to compare with: what it reports in files the
+            # patch does not touch (headers it includes) is not its own.
+            other = [k for p, k in found if p not in touched]
+            if other:
+                log.append('%s: not counted, in files the patch does not touch: %s'
+                           % (obj, '; '.join(sorted(set(other)))))
+            found = [(p, k) for p, k in found if p in touched]
+        sets[side] |= {k for _, k in found}
     for side in sets:
         with open(os.path.join(a.out, side + '-warnings'), 'w', encoding='utf-8') as f:
             f.write(''.join(w + '\n' for w in sorted(sets[side])))
