@@ -163,6 +163,9 @@ def objects(build, tree, changes, log):
                 if not source or not source.endswith('.c'):
                     continue
                 obj = os.path.relpath(os.path.join(dirpath, name[1:-4]), build)
+                if os.path.basename(obj).startswith('.'):
+                    # Build helpers (.module-common.o), not kernel code.
+                    continue
                 for d in deps:
                     if d in paths:
                         users[paths[d]].append((obj, source))
