@@ -705,11 +705,13 @@ test_sparse_units() {
 	printf 'int f(void)\n{\n\treturn 0;\n}\n' >tree/old/x.c
 	printf '#define N 1\n' >tree/include/n.h
 	printf '#define V 1\n' >tree/virt/v.h
+	printf 'int f(void)\n{\n\treturn V;\n}\n' >tree/virt/y.c
 	tgit_t() { git -C tree -c user.name=t -c user.email=t@example.org "$@"; }
 	tgit_t init -q && tgit_t add . && tgit_t commit -qm base
 	tgit_t mv old new
 	printf 'int g(void)\n{\n\treturn 1;\n}\n' >>tree/new/x.c
 	printf '#define M 2\n' >>tree/include/n.h
+	printf '#define W 2\n' >>tree/virt/v.h
 	tgit_t commit -qam step
 	tgit_t diff --name-status -M HEAD~1 HEAD >changes
 	assert_contains changes $'\told/x.c\tnew/x.c'
@@ -718,6 +720,14 @@ test_sparse_units() {
 		printf ' -include %s/include/n.h -I%s/new -Inew -DKBUILD_BASENAME='"'"'"x"'"'"' -c -o new/x.o %s/new/x.c\n\n' "$t" "$t" "$t"
 		printf 'source_new/x.o := %s/new/x.c\n\ndeps_new/x.o := \\\n  %s/new/x.c \\\n  %s/include/n.h \\\n\n' "$t" "$t" "$t"
 	} >build/new/.x.o.cmd
+	# An object a Makefile reaches by "../", as arch/*/kvm do virt/kvm.
+	mkdir -p build/virt
+	{
+		printf 'savedcmd_arch/k/../../virt/y.o := ccache gcc -nostdinc -I%s/include -I%s/arch/k -Iarch/k' "$t" "$t"
+		printf ' -c -o arch/k/../../virt/y.o %s/arch/k/../../virt/y.c\n\n' "$t"
+		printf 'source_arch/k/../../virt/y.o := %s/arch/k/../../virt/y.c\n\n' "$t"
+		printf 'deps_arch/k/../../virt/y.o := \\\n  %s/arch/k/../../virt/y.c \\\n  %s/arch/k/../../virt/v.h \\\n\n' "$t" "$t"
+	} >build/virt/.y.o.cmd
 	# The stand-in: one warning per source and one in a header it does
 	# not touch, one more for the step's g();
 	# FAKE_PARENT says how it ends on the parent's source.
@@ -743,7 +753,9 @@ test_sparse_units() {
 	expect_exit 1 out run_sp o1
 	assert_eq "$(head -n 1 out)" "1 new sparse warning(s): x.c: warning: symbol 'g' was not declared. Should it be static?" "summary"
 	assert_contains out "include/n.h: through new/x.o (1 object(s) include it)"
-	assert_eq "$(cat o1/objects)" $'new/x.o\tnew/x.c\told/x.c' "objects"
+	assert_contains out "virt/v.h: through virt/y.o (1 object(s) include it)"
+	assert_eq "$(cat o1/objects)" $'new/x.o\tnew/x.c\told/x.c\nvirt/y.o\tvirt/y.c\tvirt/y.c' "objects"
+	assert_contains o1/step/virt%y.o "-I$t/arch/k -Iarch/k $t/virt/y.c"
 	local p=$PWD/o1/parent-tree
 	# The parent's command: sources and include directories in the
 	# parent's extract, the two-word -I too, the own directory the old
@@ -753,7 +765,8 @@ test_sparse_units() {
 	assert_not_contains o1/parent/new%x.o "-Wp,-MMD"
 	assert_contains o1/step/new%x.o "-D__linux__ -m64 -Wp,-MMD,new/.x.o.d -nostdinc -I$t/include -I $t/virt "
 	assert_eq "$(cat o1/parent-warnings)" "other.h: warning: noise in a header
-x.c: warning: symbol 'f' was not declared. Should it be static?" "parent set"
+x.c: warning: symbol 'f' was not declared. Should it be static?
+y.c: warning: symbol 'f' was not declared. Should it be static?" "parent set"
 	[ -f "$p/old/x.c" ] && [ -f "$p/virt/v.h" ] || fail "the parent's extract lacks old/x.c or virt/v.h"
 	# A parent that cannot open a header: the object is checked as new.
 	expect_exit 1 out env FAKE_PARENT=noopen python3 "$r" --tree "$t" --build "$b" --parent HEAD~1 --srcarch x86 \

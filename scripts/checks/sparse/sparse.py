@@ -138,7 +138,10 @@ def objects(build, tree, changes, log):
     def own(path):
         obj = path[:-2] + '.o'
         cmd = os.path.join(build, os.path.dirname(obj), '.' + os.path.basename(obj) + '.cmd')
-        return obj if os.path.exists(cmd) else None
+        if not os.path.exists(cmd):
+            return None
+        source = parse_cmd_file(cmd)[1]
+        return obj if source and os.path.normpath(source) == tree + '/' + path else None
 
     picked, wanted = {}, []
     for st, old, new in changes:
@@ -162,11 +165,14 @@ def objects(build, tree, changes, log):
                 _, source, deps = parse_cmd_file(os.path.join(dirpath, name))
                 if not source or not source.endswith('.c'):
                     continue
+                # Kbuild names what a Makefile reaches by "../" so.
+                source = os.path.normpath(source)
                 obj = os.path.relpath(os.path.join(dirpath, name[1:-4]), build)
                 if os.path.basename(obj).startswith('.'):
                     # Build helpers (.module-common.o), not kernel code.
                     continue
                 for d in deps:
+                    d = os.path.normpath(d)
                     if d in paths:
                         users[paths[d]].append((obj, source))
         for w in wanted:
@@ -222,10 +228,14 @@ def main():
     for obj, new, old in objects(a.build, tree, changes, log):
         cmd, source, _ = parse_cmd_file(os.path.join(a.build, os.path.dirname(obj),
                                                      '.' + os.path.basename(obj) + '.cmd'))
-        if not cmd or source != tree + '/' + new:
-            log.append('%s: no compiler command for %s in its .cmd file' % (obj, new))
-            continue
-        work.append((obj, new, old, c_flags(cmd, obj, source)))
+        try:
+            if not cmd or not source or os.path.normpath(source) != tree + '/' + new:
+                raise ValueError('%s: its .cmd file has no compiler command for %s' % (obj, new))
+            work.append((obj, new, old, c_flags(cmd, obj, source)))
+        except ValueError as e:
+            print('cannot make the sparse command: %s' % e)
+            print('\n'.join(log))
+            return 1
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, 'objects'), 'w', encoding='utf-8') as f:
         f.write(''.join('%s\t%s\t%s\n' % w[:3] for w in work))
