@@ -787,6 +787,15 @@ y.c: warning: symbol 'f' was not declared. Should it be static?" "parent set"
 	expect_exit 0 out python3 "$r" --tree "$t" --build "$b" --parent HEAD~1 --srcarch x86 \
 		--checkflags=-m64 --changes changes2 --out o5 --sparse "$PWD/fake-sparse"
 	assert_eq "$(head -n 1 out)" "nothing touched is compiled on this arch" "summary"
+	# CHECKFLAGS as the unit reads them from make: a define quoted for
+	# its space (as mips quotes its compiler's) stays one argument.
+	printf '%s\n' "CHECKFLAGS := -D__linux__ -D'__U8__'='unsigned char' -m64" >flags.mk
+	local flags
+	flags=$(make -s --no-print-directory -f flags.mk \
+		--eval="$(<"$SERIES_ROOT/scripts/checks/sparse/checkflags.mk")" series-checkflags | tail -n 1)
+	expect_exit 1 out python3 "$r" --tree "$t" --build "$b" --parent HEAD~1 --srcarch x86 \
+		--checkflags="$flags" --changes changes --out o6 --sparse "$PWD/fake-sparse"
+	assert_contains o6/step/new%x.o "fake-sparse -D__linux__ '-D__U8__=unsigned char' -m64 -Wp,-MMD"
 }
 TESTS+=(test_sparse_units)
 
