@@ -728,6 +728,18 @@ test_sparse_units() {
 		printf 'source_arch/k/../../virt/y.o := %s/arch/k/../../virt/y.c\n\n' "$t"
 		printf 'deps_arch/k/../../virt/y.o := \\\n  %s/arch/k/../../virt/y.c \\\n  %s/arch/k/../../virt/v.h \\\n\n' "$t" "$t"
 	} >build/virt/.y.o.cmd
+	# What the step's build links: vmlinux.a (a thin archive) and the
+	# modules of modules.order.  An object left by another step is not,
+	# though its dependencies name a touched header and it sorts first.
+	: >build/new/x.o
+	(cd build && ar cDPrST vmlinux.a new/x.o)
+	mkdir -p build/arch/k build/a
+	echo arch/k/m.o >build/modules.order
+	echo arch/k/../../virt/y.o >build/arch/k/m.mod
+	{
+		printf 'savedcmd_a/z.o := gcc -c -o a/z.o %s/a/z.c\n\nsource_a/z.o := %s/a/z.c\n\n' "$t" "$t"
+		printf 'deps_a/z.o := \\\n  %s/a/z.c \\\n  %s/include/n.h \\\n\n' "$t" "$t"
+	} >build/a/.z.o.cmd
 	# The stand-in: one warning per source and one in a header it does
 	# not touch, one more for the step's g();
 	# FAKE_PARENT says how it ends on the parent's source.
@@ -787,6 +799,11 @@ y.c: warning: symbol 'f' was not declared. Should it be static?" "parent set"
 	expect_exit 0 out python3 "$r" --tree "$t" --build "$b" --parent HEAD~1 --srcarch x86 \
 		--checkflags=-m64 --changes changes2 --out o5 --sparse "$PWD/fake-sparse"
 	assert_eq "$(head -n 1 out)" "nothing touched is compiled on this arch" "summary"
+	# A build directory whose build did not link: an error, not a pass.
+	mkdir -p nolink
+	expect_exit 1 out python3 "$r" --tree "$t" --build "$PWD/nolink" --parent HEAD~1 --srcarch x86 \
+		--checkflags=-m64 --changes changes --out o7 --sparse "$PWD/fake-sparse"
+	assert_contains out "cannot list the objects of this step: no vmlinux.a in $PWD/nolink"
 	# CHECKFLAGS as the unit reads them from make: a define quoted for
 	# its space (as mips quotes its compiler's) stays one argument.
 	printf '%s\n' "CHECKFLAGS := -D__linux__ -D'__U8__'='unsigned char' -m64" >flags.mk

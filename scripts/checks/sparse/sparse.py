@@ -4,9 +4,12 @@
 and at its parent, and report the warnings the step adds.
 
 The objects: each C file the patch adds, changes or renames (with
-changes) that this arch compiles (its object is in the build directory),
-and for each touched header, or C file compiled only as part of another,
-the first object (in sorted order) whose dependencies name it.
+changes) that this arch compiles, and for each touched header, or C
+file compiled only as part of another, the first object (in sorted
+order) whose dependencies name it.  Only objects the step's build links
+count (the members of vmlinux.a and of the modules of modules.order):
+a build directory that has been at other steps keeps their objects,
+whose sources and dependencies may not be this step's.
 
 The command of an object is kbuild's cmd_checksrc: sparse, CHECKFLAGS
 (given), then the c_flags of the compiler command recorded in the
@@ -133,22 +136,45 @@ def normalize(text, strip):
     return [tuple(f) for f in found]
 
 
+def linked_objects(build):
+    """The objects the build in BUILD links: the members of vmlinux.a (a
+    thin archive of the objects themselves: kbuild lists the parts of a
+    composite object) and of each module in modules.order (its .mod
+    file), paths normalized ("../" as kbuild names virt/kvm)."""
+    if not os.path.exists(os.path.join(build, 'vmlinux.a')):
+        raise ValueError('no vmlinux.a in %s: the build of this step did not link' % build)
+    members = subprocess.run(['ar', 't', 'vmlinux.a'], cwd=build, check=True,
+                             capture_output=True, text=True).stdout.split()
+    order = os.path.join(build, 'modules.order')
+    if os.path.exists(order):
+        with open(order, encoding='utf-8') as f:
+            for module in f.read().split():
+                with open(os.path.join(build, module[:-2] + '.mod'), encoding='utf-8') as m:
+                    members += m.read().split()
+    return {os.path.normpath(m) for m in members}
+
+
 def objects(build, tree, changes, log):
     """[(obj, new source, old source)] to check on this arch."""
+    changes = [(st, old, new) for st, old, new in changes
+               if not st.startswith('D') and st != 'R100' and new.endswith(('.c', '.h'))]
+    if not changes:
+        return []
+    linked = linked_objects(build)
+
     def own(path):
         obj = path[:-2] + '.o'
         cmd = os.path.join(build, os.path.dirname(obj), '.' + os.path.basename(obj) + '.cmd')
         if not os.path.exists(cmd):
+            return None
+        if obj not in linked:
+            log.append('%s: its object %s is not linked at this step (left by another)' % (path, obj))
             return None
         source = parse_cmd_file(cmd)[1]
         return obj if source and os.path.normpath(source) == tree + '/' + path else None
 
     picked, wanted = {}, []
     for st, old, new in changes:
-        if st.startswith('D') or st == 'R100':
-            continue
-        if not new.endswith(('.c', '.h')):
-            continue
         obj = own(new) if new.endswith('.c') else None
         if obj:
             picked.setdefault(obj, (new, old))
@@ -168,8 +194,9 @@ def objects(build, tree, changes, log):
                 # Kbuild names what a Makefile reaches by "../" so.
                 source = os.path.normpath(source)
                 obj = os.path.relpath(os.path.join(dirpath, name[1:-4]), build)
-                if os.path.basename(obj).startswith('.'):
-                    # Build helpers (.module-common.o), not kernel code.
+                if obj not in linked:
+                    # Left by another step, or a build helper such as
+                    # .module-common.o.
                     continue
                 for d in deps:
                     d = os.path.normpath(d)
@@ -225,7 +252,12 @@ def main():
     log = []
     work = []
     changes = read_changes(a.changes)
-    for obj, new, old in objects(a.build, tree, changes, log):
+    try:
+        picked = objects(a.build, tree, changes, log)
+    except (ValueError, OSError, subprocess.CalledProcessError) as e:
+        print('cannot list the objects of this step: %s' % e)
+        return 1
+    for obj, new, old in picked:
         cmd, source, _ = parse_cmd_file(os.path.join(a.build, os.path.dirname(obj),
                                                      '.' + os.path.basename(obj) + '.cmd'))
         try:
