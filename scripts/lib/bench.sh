@@ -11,7 +11,7 @@ bench_run() {
 	local name=$1 t0 rc=0
 	shift
 	t0=$(now)
-	env SERIES_BUILD="$BENCH_DIR/build" CCACHE_DIR="$BENCH_DIR/ccache" \
+	env SERIES_BUILD="$BENCH_DIR/build" CCACHE_DIR="$BENCH_DIR/ccache" MCACHE_DIR="$BENCH_DIR/mcache" \
 		SERIES_STATE="$BENCH_DIR/state" SERIES_RESULTS="$BENCH_DIR/results-$name" \
 		SERIES_NO_CACHE=0 "$SERIES_ROOT/scripts/series" "$@" >"$BENCH_DIR/$name.log" 2>&1 || rc=$?
 	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] ||
@@ -20,9 +20,9 @@ bench_run() {
 	echo $(($(now) - t0))
 }
 
-# bench_cold: empty build directories, ccache and result cache.
+# bench_cold: empty build directories, compile caches and result cache.
 bench_cold() {
-	rm -rf "$BENCH_DIR/build" "$BENCH_DIR/ccache" "$BENCH_DIR/state"
+	rm -rf "$BENCH_DIR/build" "$BENCH_DIR/ccache" "$BENCH_DIR/mcache" "$BENCH_DIR/state"
 }
 
 # bench_touch_last BRANCH: a copy of the stack as BRANCH whose last patch

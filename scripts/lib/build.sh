@@ -75,11 +75,13 @@ arch_config_key() {
 }
 
 # kmake ARGS...: make in the kernel tree for the loaded arch, in the C
-# locale (the kernel Makefile unexports LC_ALL, so LANG and LC_CTYPE too).
+# locale (the kernel Makefile unexports LC_ALL, so LANG and LC_CTYPE too),
+# the compiler behind the move-aware cache (scripts/lib/mcache.py, found
+# on PATH: make splits CC at spaces, and a path may have some).
 kmake() {
-	env -u LC_ALL LANG=C LC_CTYPE=C LC_MESSAGES=C make -C "$SERIES_TREE" O="$ARCH_BUILD_DIR" ARCH="$ARCH_KBUILD" \
+	env -u LC_ALL PATH="$SERIES_ROOT/scripts/lib:$PATH" LANG=C LC_CTYPE=C LC_MESSAGES=C make -C "$SERIES_TREE" O="$ARCH_BUILD_DIR" ARCH="$ARCH_KBUILD" \
 		CROSS_COMPILE="$ARCH_CROSS_COMPILE" \
-		CC="ccache ${ARCH_CROSS_COMPILE}gcc" HOSTCC="ccache gcc" \
+		CC="mcache.py ccache ${ARCH_CROSS_COMPILE}gcc" HOSTCC="ccache gcc" \
 		KBUILD_BUILD_TIMESTAMP="$BASE_DATE" KBUILD_BUILD_USER=series \
 		KBUILD_BUILD_HOST=series -j"$SERIES_JOBS" "$@"
 }

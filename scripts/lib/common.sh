@@ -132,6 +132,9 @@ series_load_config() {
 	# not have.  It happened with entries made in depend mode; the
 	# preprocessed text names every path.  CCACHE_DIRECT=true turns it on.
 	[ -n "${CCACHE_DIRECT:-}" ] || export CCACHE_NODIRECT=true
+	# The move-aware cache in front of ccache (scripts/lib/mcache.py).
+	MCACHE_DIR=$(realpath -m -- "${MCACHE_DIR:-$SERIES_CACHE/mcache}")
+	export MCACHE_DIR
 }
 
 # tgit ARGS...: git in the kernel tree, with settings that make output
