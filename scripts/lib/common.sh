@@ -21,6 +21,23 @@ info() { printf '%s\n' "$*" >&2; }
 die() { err "$*"; exit "$EX_FAIL"; }
 die_usage() { err "$*"; printf "Try '%s help'.\n" "$SERIES_PROG" >&2; exit "$EX_USAGE"; }
 
+# at_exit FUNCTION: run FUNCTION (a function, never a string of shell
+# text) when the command exits, also on SIGINT and SIGTERM; the traps are
+# set by the first call.  Functions read the variables they clean up.
+SERIES_AT_EXIT=()
+at_exit() {
+	if [ ${#SERIES_AT_EXIT[@]} -eq 0 ]; then
+		trap run_at_exit EXIT
+		trap 'exit 130' INT
+		trap 'exit 143' TERM
+	fi
+	SERIES_AT_EXIT+=("$1")
+}
+run_at_exit() {
+	local f
+	for f in "${SERIES_AT_EXIT[@]}"; do "$f" || true; done
+}
+
 # conf_load FILE PREFIX...
 # Read KEY=VALUE lines from FILE into global variables.  Only keys that
 # start with one of PREFIX are accepted; anything else, or a line that is

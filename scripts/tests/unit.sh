@@ -858,17 +858,36 @@ TESTS+=(test_versions)
 # Two series commands never work in one cache directory at once.
 test_cache_lock() {
 	mkdir -p c
-	flock c/.series.lock sleep 4 &
-	local holder=$!
-	sleep 1
-	printf 'pid 1, since 00:00:00: series bisect\n' >c/.series.owner
+	# A live holder: its pid and start time in the record.
+	sleep 30 &
+	local holder=$! start
+	start=$(cut -d' ' -f22 "/proc/$holder/stat")
+	printf 'pid %s start %s: series bisect, since 00:00:00\n' "$holder" "$start" >c/.series.owner
 	expect_exit 1 out env SERIES_CACHE="$PWD/c" "$SERIES" cache stats
-	assert_contains out "another series command is using $PWD/c (pid 1, since 00:00:00: series bisect); wait for it to finish"
+	assert_contains out "another series command is using $PWD/c (pid $holder: series bisect, since 00:00:00); wait for it to finish"
 	# Commands that leave the tree and the builds alone do not wait.
 	expect_exit 0 out env SERIES_CACHE="$PWD/c" "$SERIES" list
-	wait "$holder"
+	# The same pid with another start time is another process: the
+	# holder is gone, and its lock is taken over with a message.
+	printf 'pid %s start 1: series bisect, since 00:00:00\n' "$holder" >c/.series.owner
 	expect_exit 0 out env SERIES_CACHE="$PWD/c" "$SERIES" cache stats
-	assert_contains c/.series.owner "series cache"
+	assert_contains out "taking over the lock of $PWD/c: pid $holder (series bisect, since 00:00:00) is gone"
+	kill "$holder"
+	wait "$holder" 2>/dev/null || true
+	# A command that ends drops its record; the next one says nothing.
+	[ ! -e c/.series.owner ] || fail "the lock record outlived its command: $(cat c/.series.owner)"
+	expect_exit 0 out env SERIES_CACHE="$PWD/c" "$SERIES" cache stats
+	assert_not_contains out "taking over"
+	# The lock is the command's, not its children's: a child left running
+	# (git gc --auto after base did) holds no descriptor of the lock file.
+	expect_exit 0 out env SERIES_CACHE="$PWD/c" "$SERIES" cache stats
+	local f
+	for f in /proc/[0-9]*/fd/*; do
+		[ "$(readlink "$f" 2>/dev/null)" != "$PWD/c/.series.lock" ] || fail "$f: a process still has the lock file open"
+	done
+	# An unknown command takes no lock.
+	expect_exit 2 out env SERIES_CACHE="$PWD/d" "$SERIES" frobnicate
+	[ ! -e d ] || fail "an unknown command made the cache directory"
 }
 TESTS+=(test_cache_lock)
 
