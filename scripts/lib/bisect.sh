@@ -162,7 +162,8 @@ check_own_configs() {
 # the configuration data and the tools.  The runner, the reports and the
 # benchmark are not part of it, nor the configuration files that one unit
 # alone reads (CHECK_CONFIGS): they are part of that unit's hash.  Nor is
-# versions.conf, which only the mail commands read.
+# versions.conf, which only the mail commands read, nor base-next.conf,
+# which only its gate reads.
 verdict_salt() {
 	local a cc d
 	{
@@ -171,7 +172,7 @@ verdict_salt() {
 			(cd "$d" && find . -type f ! -name '*.pyc' ! -name bisect.sh ! -name bench.sh \
 				! -name report.py -print0 | LC_ALL=C sort -z |
 				{ if [ "$d" = "$SERIES_CONFIGS" ]; then
-					grep -z -v -x -F -f <(check_own_configs; echo ./versions.conf)
+					grep -z -v -x -F -f <(check_own_configs; echo ./versions.conf; echo ./base-next.conf)
 				else
 					cat
 				fi; } | xargs -0 -r sha256sum --)

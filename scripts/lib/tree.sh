@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# The kernel tree: the deterministic base, applying the stack to a branch
+# The kernel tree: applying the stack to a branch of the base (base.sh)
 # and exporting a branch back into patches/ and series.
 
 SERIES_FILE=$(realpath -m -- "${SERIES_FILE:-$SERIES_ROOT/series}")
@@ -48,126 +48,6 @@ patch_subject() {
 		while ((getline l) > 0 && l ~ /^[ \t]/) { sub(/^[ \t]+/, " ", l); s = s l }
 		print s; exit
 	}' "$1" | sed 's/^\[[^]]*\] *//'
-}
-
-# The managed base tree: made from the pinned tarball.
-managed_tree() { [ "$SERIES_TREE" = "$SERIES_CACHE/linux" ]; }
-
-base_tarball_check() {
-	local tarball=$1 sum
-	if [ ! -e "$tarball" ]; then
-		[ "$tarball" = "$BASE_TARBALL" ] ||
-			die "tarball $tarball does not exist (SERIES_TARBALL)"
-		if [ "$(id -u)" -eq 0 ] && [ "${SERIES_NO_INSTALL:-0}" != 1 ]; then
-			info "installing $BASE_DEB_PACKAGE=$BASE_DEB_VERSION"
-			apt_install "$BASE_DEB_PACKAGE=$BASE_DEB_VERSION" ||
-				die "could not install $BASE_DEB_PACKAGE=$BASE_DEB_VERSION"
-		else
-			err "the base tarball $tarball is missing"
-			printf 'Install it with:\n  apt-get install %s=%s\n' \
-				"$BASE_DEB_PACKAGE" "$BASE_DEB_VERSION" >&2
-			exit "$EX_USAGE"
-		fi
-	fi
-	sum=$(sha256sum "$tarball" | cut -d' ' -f1)
-	if [ "$sum" != "$BASE_SHA256" ]; then
-		if [ "${SERIES_ALLOW_TARBALL:-0}" != 1 ]; then
-			err "$tarball has sha256 $sum"
-			err "expected $BASE_SHA256 ($BASE_DEB_PACKAGE $BASE_DEB_VERSION)"
-			err "set SERIES_ALLOW_TARBALL=1 to make a base from it anyway"
-			exit "$EX_FAIL"
-		fi
-		warn "using unpinned tarball $tarball (sha256 $sum)"
-		return 1
-	fi
-	return 0
-}
-
-# strip_debian_gitignore FILE: drop the block Debian's packaging appends to
-# the top-level .gitignore (it ignores every top-level path).
-strip_debian_gitignore() {
-	local file=$1 n
-	n=$(grep -n '^# Debian packaging: ignore everything at the top level' "$file" | cut -d: -f1)
-	[ -n "$n" ] || return 1
-	[ "$(sed -n "$((n - 1))p" "$file")" = '#' ] &&
-		[ -z "$(sed -n "$((n - 2))p" "$file")" ] &&
-		[ "$(tail -n 2 "$file")" = $'/*\n!/debian/' ] || return 1
-	head -n "$((n - 3))" "$file" >"$file.new" && mv "$file.new" "$file"
-}
-
-base_message() {
-	cat <<EOF
-Linux $BASE_VERSION from Debian $BASE_DEB_PACKAGE $BASE_DEB_VERSION
-
-Import of the kernel source that Debian ships in $BASE_DEB_PACKAGE
-(${BASE_TARBALL##*/}, sha256 $BASE_SHA256).
-
-One change against the tarball: the block that Debian's packaging
-appends to the top-level .gitignore, which ignores every top-level path
-except debian/, is dropped.  With it, git would silently ignore every
-file a patch adds (for example under include/).
-EOF
-}
-
-# cmd_base: make (or verify) the base tree.
-cmd_base() {
-	local tarball pinned=1 tmp commit sum
-	[ $# -eq 0 ] || die_usage "base takes no arguments"
-	need_base_tools
-	if ! managed_tree; then
-		[ -d "$SERIES_TREE/.git" ] || die "SERIES_TREE=$SERIES_TREE is not a git work tree"
-		[ -n "${SERIES_BASE:-}" ] || die_usage "SERIES_TREE is set: also set SERIES_BASE to the base revision"
-		tgit rev-parse -q --verify "$SERIES_BASE^{commit}" >/dev/null ||
-			die "SERIES_BASE=$SERIES_BASE is not a commit in $SERIES_TREE"
-		info "base: $SERIES_BASE in $SERIES_TREE (user tree)"
-		return 0
-	fi
-	if [ -d "$SERIES_TREE/.git" ]; then
-		commit=$(tgit rev-parse -q --verify "refs/tags/$BASE_TAG^{commit}" 2>/dev/null || true)
-		sum=$(cat "$SERIES_TREE/.git/series-tarball-sha256" 2>/dev/null || true)
-		if [ "$sum" = "$BASE_SHA256" ]; then
-			[ -n "$commit" ] && [ "$commit" = "$BASE_COMMIT" ] ||
-				die "$SERIES_TREE: its $BASE_TAG is '${commit:-missing}', not $BASE_COMMIT; remove the tree to make the base again"
-		elif [ "${SERIES_ALLOW_TARBALL:-0}" != 1 ]; then
-			die "$SERIES_TREE was made from an unpinned tarball (sha256 ${sum:-unknown}); remove it, or set SERIES_ALLOW_TARBALL=1"
-		fi
-		info "base: $BASE_TAG $commit (cached in $SERIES_TREE)"
-		return 0
-	fi
-	tarball=${SERIES_TARBALL:-$BASE_TARBALL}
-	base_tarball_check "$tarball" || pinned=0
-	mkdir -p "$SERIES_CACHE"
-	tmp=$(mktemp -d "$SERIES_CACHE/base.XXXXXX")
-	# shellcheck disable=SC2064
-	trap "rm -rf '$tmp'" EXIT
-	info "base: unpacking ${tarball##*/}"
-	tar -xJf "$tarball" -C "$tmp"
-	[ -d "$tmp/$BASE_TOPDIR" ] || die "$tarball has no top-level $BASE_TOPDIR/"
-	strip_debian_gitignore "$tmp/$BASE_TOPDIR/.gitignore" ||
-		{ [ "$pinned" = 0 ] || die "the Debian block of .gitignore was not found in $tarball"; }
-	info "base: committing the tree"
-	(
-		cd "$tmp/$BASE_TOPDIR" || exit
-		export GIT_AUTHOR_NAME=$BASE_IDENT_NAME GIT_AUTHOR_EMAIL=$BASE_IDENT_EMAIL
-		export GIT_COMMITTER_NAME=$BASE_IDENT_NAME GIT_COMMITTER_EMAIL=$BASE_IDENT_EMAIL
-		export GIT_AUTHOR_DATE=$BASE_DATE GIT_COMMITTER_DATE=$BASE_DATE
-		git init -q -b base .
-		git config core.autocrlf false
-		git config core.fileMode true
-		git add -f -A .
-		base_message | git -c commit.gpgSign=false commit -q --no-verify -F -
-	)
-	commit=$(git -C "$tmp/$BASE_TOPDIR" rev-parse HEAD)
-	if [ "$pinned" = 1 ] && [ -n "$BASE_COMMIT" ] && [ "$commit" != "$BASE_COMMIT" ]; then
-		die "base commit is $commit, expected $BASE_COMMIT (configs/base.conf)"
-	fi
-	git -C "$tmp/$BASE_TOPDIR" tag "$BASE_TAG" "$commit"
-	sha256sum "$tarball" | cut -d' ' -f1 >"$tmp/$BASE_TOPDIR/.git/series-tarball-sha256"
-	mv "$tmp/$BASE_TOPDIR" "$SERIES_TREE"
-	rm -rf "$tmp"
-	trap - EXIT
-	info "base: $BASE_TAG $commit in $SERIES_TREE"
-	[ -n "$BASE_COMMIT" ] || warn "configs/base.conf has no BASE_COMMIT; this tree's is $commit"
 }
 
 # tree_require_clean: refuse to touch a work tree with local changes.

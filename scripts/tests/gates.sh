@@ -33,6 +33,32 @@ test_gate_base() {
 }
 TESTS+=(test_gate_base)
 
+# The base of the rebase (configs/base-next.conf) is fetched with a private
+# apt configuration and joins the tree as another tag, the deterministic
+# commit it pins; the series' branch and the first base stay.
+test_gate_base_next() {
+	gate_config
+	local head
+	head=$(git -C "$SERIES_TREE" rev-parse HEAD)
+	cp -r "$SERIES_CONFIGS" cfg
+	cp cfg/base-next.conf cfg/base.conf
+	conf_load cfg/base.conf BASE_
+	expect_exit 0 out env SERIES_CONFIGS="$PWD/cfg" "$SERIES" base
+	cat out
+	assert_eq "$(git -C "$SERIES_TREE" rev-parse "refs/tags/$BASE_TAG^{commit}")" "$BASE_COMMIT" \
+		"base commit (configs/base-next.conf BASE_COMMIT)"
+	assert_eq "$(git -C "$SERIES_TREE" log -1 --format=%s "$BASE_COMMIT")" \
+		"Linux 7.3.4 from Debian linux-source-7.3 7.3.4-1~bpo13+1" "base subject"
+	! git -C "$SERIES_TREE" show "$BASE_COMMIT:.gitignore" | grep -q 'Debian packaging' ||
+		fail "the base keeps Debian's top-level .gitignore block"
+	assert_eq "$(git -C "$SERIES_TREE" rev-parse HEAD)" "$head" "the tree's HEAD"
+	[ -z "$(find "$SERIES_CACHE" -maxdepth 1 -name 'base.*')" ] || fail "base left its work directory"
+	# apt's own configuration is not touched: no source names the suite.
+	! grep -rqs "$BASE_DEB_SUITE" /etc/apt/sources.list /etc/apt/sources.list.d ||
+		fail "the system's apt sources name $BASE_DEB_SUITE"
+}
+TESTS+=(test_gate_base_next)
+
 test_gate_configs() {
 	gate_config
 	local a

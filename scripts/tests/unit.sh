@@ -21,7 +21,7 @@ test_usage_errors() {
 	expect_exit 2 out "$SERIES" frobnicate
 	assert_contains out "unknown command 'frobnicate'"
 	expect_exit 0 out "$SERIES" help
-	for v in SERIES_CACHE SERIES_TREE SERIES_BASE SERIES_TARBALL SERIES_ALLOW_TARBALL \
+	for v in SERIES_CACHE SERIES_TREE SERIES_BASE SERIES_TARBALL SERIES_ALLOW_TARBALL SERIES_DEB_URI MCACHE_DIR \
 		SERIES_BUILD SERIES_RESULTS SERIES_FILE SERIES_CONFIGS SERIES_ARCHES \
 		SERIES_JOBS SERIES_NO_INSTALL CCACHE_DIR; do
 		assert_contains out "$v" "help text"
@@ -1021,8 +1021,51 @@ test_base_tarball() {
 	assert_contains out "also set SERIES_BASE"
 	expect_exit 1 out env SERIES_TREE="$PWD/c1/linux" SERIES_BASE=nosuchrev "$SERIES" base
 	assert_contains out "SERIES_BASE=nosuchrev is not a commit"
+	# A second base joins the tree by its tag; the checked-out branch and
+	# the first base stay.
+	local first
+	first=$(git -C c1/linux rev-parse HEAD)
+	cp -r "$SERIES_ROOT/configs" cfg2
+	sed -i 's/^BASE_TAG=.*/BASE_TAG=v0-other/; s/^BASE_COMMIT=.*/BASE_COMMIT=/' cfg2/base.conf
+	echo '/* y */' >t/linux-source-6.12/include/y.h
+	tar -C t -cJf other.tar.xz linux-source-6.12
+	expect_exit 0 out env SERIES_CACHE="$PWD/c1" SERIES_CONFIGS="$PWD/cfg2" SERIES_TARBALL="$PWD/other.tar.xz" \
+		SERIES_ALLOW_TARBALL=1 "$SERIES" base
+	assert_eq "$(git -C c1/linux rev-parse HEAD)" "$first" "HEAD after a second base joined"
+	git -C c1/linux cat-file -e v0-other:include/y.h || fail "the second base is not in the tree"
+	! git -C c1/linux cat-file -e v6.12.118-debian:include/y.h 2>/dev/null || fail "the first base changed"
+	[ -z "$(find c1 -maxdepth 1 -name 'base.*')" ] || fail "base left its work directory"
 }
 TESTS+=(test_base_tarball)
+
+# Fetching the package: a machine without the archive, or no network,
+# gets an error that says what to do, and nothing is left behind.
+test_base_fetch_errors() {
+	cp -r "$SERIES_ROOT/configs" cfg
+	sed -i 's|^BASE_TARBALL=.*|BASE_TARBALL=/nonexistent/linux-source-0.tar.xz|' cfg/base.conf
+	expect_exit 1 out env SERIES_CACHE="$PWD/c" SERIES_CONFIGS="$PWD/cfg" \
+		SERIES_DEB_URI="file://$PWD/no-such-archive" "$SERIES" base
+	assert_contains out "could not download linux-source-6.12=6.12.118-1~deb12u1 from bookworm-security"
+	assert_contains out "set SERIES_TARBALL to a copy of linux-source-0.tar.xz"
+	[ ! -e c/linux ] || fail "a failed fetch left a tree"
+	[ -z "$(find c -maxdepth 1 -name 'base.*')" ] || fail "a failed fetch left its work directory"
+	# A machine whose apt sources do not name the archive.
+	sed -i 's|^BASE_DEB_ARCHIVE=.*|BASE_DEB_ARCHIVE=no-such-archive|' cfg/base.conf
+	expect_exit 1 out env SERIES_CACHE="$PWD/c" SERIES_CONFIGS="$PWD/cfg" "$SERIES" base
+	assert_contains out "name no 'no-such-archive' archive"
+	assert_contains out "set SERIES_DEB_URI"
+	# A package whose checksum is not the pinned one.
+	(
+		. "$SERIES_ROOT/scripts/lib/common.sh"
+		. "$SERIES_ROOT/scripts/lib/base.sh"
+		BASE_TARBALL=/usr/src/x.tar.xz
+		echo changed >pkg.deb
+		sha_check pkg.deb 0000 "pkg 1.0"
+	) >out 2>&1 && fail "a changed package was accepted"
+	assert_contains out "expected 0000 (pkg 1.0, configs/base.conf): the package changed"
+	assert_contains out "point SERIES_TARBALL at a copy of x.tar.xz"
+}
+TESTS+=(test_base_fetch_errors)
 
 test_apply_export_fixture() {
 	make_tarball_fixture
