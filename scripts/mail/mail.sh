@@ -114,21 +114,48 @@ version_commit() {
 	printf '%s\n' "$c"
 }
 
-# version_extract N DIR: the series file and patches/ of version N in DIR.
+# version_extract N DIR: the series file and patches/ of version N in DIR,
+# and its base, DIR/base.conf (configs/base.conf of that commit).
 version_extract() {
 	local c
 	c=$(version_commit "$1")
 	mkdir -p "$2"
 	git -C "$SERIES_ROOT" archive "$c" series patches | tar -x -C "$2" ||
 		die "v$1 ($c): no series and patches/ in that commit"
+	git -C "$SERIES_ROOT" show "$c:configs/base.conf" >"$2/base.conf" 2>/dev/null ||
+		die "v$1 ($c): no configs/base.conf in that commit"
+}
+
+# version_apply N DIR: apply version N (extracted in DIR) to the branch
+# series-vN of its own base, which 'base' adds to the tree if it is
+# another; prints that base's commit.  With a user tree (SERIES_TREE), a
+# version on another base needs that base's tag in the tree.
+version_apply() {
+	(
+		BASE_COMMIT=''
+		conf_load "$2/base.conf" BASE_
+		if ! managed_tree && [ "$BASE_TAG" != "$CURRENT_BASE_TAG" ]; then
+			SERIES_BASE=$(tgit rev-parse -q --verify "refs/tags/$BASE_TAG^{commit}") ||
+				die "v$1 is based on Linux $BASE_VERSION: tag $BASE_TAG is not in SERIES_TREE=$SERIES_TREE (make it with the cache's tree, or fetch it)"
+		fi
+		cmd_base >&2
+		SERIES_FILE=$2/series SERIES_PATCHES=$2/patches cmd_apply --branch "series-v$1" >&2
+		series_base_rev
+	)
+}
+
+RANGE_DIFF_TMP=
+range_diff_cleanup() {
+	[ -z "$RANGE_DIFF_TMP" ] || rm -rf -- "$RANGE_DIFF_TMP"
+	RANGE_DIFF_TMP=
 }
 
 # cmd_range_diff vN: git range-diff of version N (applied to the branch
-# series-vN) against the stack (applied to SERIES_BRANCH); if N is the
-# latest recorded version, the cover letter's 'Changes in vN+1:' must
-# name every patch that changed.
+# series-vN of its own base) against the stack (applied to SERIES_BRANCH);
+# if N is the latest recorded version, the cover letter's 'Changes in
+# vN+1:' must name every patch that changed.
 cmd_range_diff() {
-	local n latest k tmp rc=0
+	local n latest k tmp old rc=0
 	[ $# -eq 1 ] && [[ $1 =~ ^v([1-9][0-9]*)$ ]] || die_usage "usage: range-diff vN (a recorded version, configs/versions.conf)"
 	n=${BASH_REMATCH[1]}
 	need_tools git:git python3:python3
@@ -137,20 +164,21 @@ cmd_range_diff() {
 	for k in $(sed -n 's/^VERSION_\([1-9][0-9]*\)=.*/\1/p' "$SERIES_CONFIGS/versions.conf"); do
 		[ "$k" -le "$latest" ] || latest=$k
 	done
+	at_exit range_diff_cleanup
 	tmp=$(mktemp -d)
-	# shellcheck disable=SC2064
-	trap "rm -rf '$tmp'" EXIT
+	RANGE_DIFF_TMP=$tmp
 	version_extract "$n" "$tmp/v$n"
-	(SERIES_FILE=$tmp/v$n/series SERIES_PATCHES=$tmp/v$n/patches cmd_apply --branch "series-v$n")
+	CURRENT_BASE_TAG=$BASE_TAG
+	old=$(version_apply "$n" "$tmp/v$n")
 	cmd_apply
-	tgit range-diff "$(series_base_rev)..series-v$n" "$(series_base_rev)..$SERIES_BRANCH"
+	[ "$old" = "$(series_base_rev)" ] || info "v$n is based on $(tgit log -1 --format=%s "$old"), the stack on $(tgit log -1 --format=%s "$(series_base_rev)")"
+	tgit range-diff "$old..series-v$n" "$(series_base_rev)..$SERIES_BRANCH"
 	python3 "$SERIES_ROOT/scripts/mail/versions.py" diff "$tmp/v$n" "$(dirname "$SERIES_FILE")" >"$tmp/diff"
 	info "since v$n: $(awk -F'\t' '{ n[$1]++ } END { printf "%d changed, %d new, %d dropped, %d same", n["changed"], n["new"], n["dropped"], n["same"] }' "$tmp/diff")"
 	if [ "$n" -eq "$latest" ] && grep -qv '^same' "$tmp/diff"; then
 		python3 "$SERIES_ROOT/scripts/mail/versions.py" changelog "$SERIES_PATCHES/$COVER_LETTER" \
 			"$((n + 1))" "$tmp/v$n" "$(dirname "$SERIES_FILE")" >&2 || rc=1
 	fi
-	rm -rf "$tmp"
-	trap - EXIT
+	range_diff_cleanup
 	return "$rc"
 }

@@ -855,6 +855,72 @@ test_versions() {
 }
 TESTS+=(test_versions)
 
+# range-diff of a version on another base: each version is applied to its
+# own base (configs/base.conf of the version's commit), which joins the
+# tree; no commit of this repository is needed, the versions are made
+# here in a repository of their own.
+test_range_diff_bases() {
+	local b r=$PWD/r c1 base_a base_b
+	for b in a b; do
+		mkdir -p "t$b/linux-source-6.12/include"
+		printf 'obj-y += x.o\n' >"t$b/linux-source-6.12/Makefile"
+		echo "/* base $b */" >"t$b/linux-source-6.12/include/$b.h"
+		printf '*.o\n\n#\n# Debian packaging: ignore everything at the top level, since it isn'"'"'t\n# included in our repository\n#\n/*\n!/debian/\n' \
+			>"t$b/linux-source-6.12/.gitignore"
+		tar -C "t$b" -cJf "$b.tar.xz" linux-source-6.12
+	done
+	mkdir -p "$r"
+	cp -r "$SERIES_ROOT/scripts" "$SERIES_ROOT/configs" "$r/"
+	: >"$r/configs/versions.conf"
+	mkbase() { # LETTER: configs/base.conf for the fixture base LETTER
+		sed -e "s|^BASE_TARBALL=.*|BASE_TARBALL=$PWD/$1.tar.xz|" \
+			-e "s|^BASE_SHA256=.*|BASE_SHA256=$(sha256sum "$1.tar.xz" | cut -d' ' -f1)|" \
+			-e "s|^BASE_TAG=.*|BASE_TAG=v-$1|" -e "s|^BASE_VERSION=.*|BASE_VERSION=0.$1|" \
+			-e 's|^BASE_COMMIT=.*|BASE_COMMIT=|' "$SERIES_ROOT/configs/base.conf" >"$r/configs/base.conf"
+	}
+	local env=(env SERIES_CACHE="$PWD/c" SERIES_NO_INSTALL=1)
+	local t=$PWD/c/linux
+	commit() { GIT_AUTHOR_DATE=2026-01-01T00:00:00Z git -C "$t" -c user.name=T -c user.email=t@t.invalid commit -q -a -s "$@"; }
+	# v1: two patches on base a.
+	mkbase a
+	expect_exit 0 out "${env[@]}" "$r/scripts/series" base
+	base_a=$(git -C "$t" rev-parse v-a)
+	git -C "$t" checkout -q -b work v-a
+	echo 'obj-y += y.o' >>"$t/Makefile"
+	commit -m 'kbuild: Add y' -m 'Because.'
+	echo 'obj-y += z.o' >>"$t/Makefile"
+	commit -m 'kbuild: Add z' -m 'Because.'
+	git -C "$t" config branch.work.description $'Cover subject\n\nCover body.'
+	expect_exit 0 out "${env[@]}" "$r/scripts/series" export --branch work -o "$r"
+	git -C "$r" init -q
+	git -C "$r" add -A
+	git -C "$r" -c user.name=T -c user.email=t@t.invalid commit -q -m v1
+	c1=$(git -C "$r" rev-parse HEAD)
+	echo "VERSION_1=$c1" >"$r/configs/versions.conf"
+	# v2: the same on base b, the second patch's message changed, the
+	# cover letter naming it.
+	mkbase b
+	expect_exit 0 out "${env[@]}" "$r/scripts/series" base
+	base_b=$(git -C "$t" rev-parse v-b)
+	git -C "$t" checkout -q -b work2 work
+	git -C "$t" -c user.name=T -c user.email=t@t.invalid rebase -q --onto v-b v-a work2
+	commit --amend -m 'kbuild: Add z' -m 'Because z.'
+	git -C "$t" config branch.work2.description $'Cover subject\n\nCover body.\n\nChanges in v2:\n- rebased onto 0.b\n- kbuild: Add z: a better message'
+	expect_exit 0 out "${env[@]}" "$r/scripts/series" export --branch work2 -o "$r"
+	git -C "$t" checkout -q v-b
+	expect_exit 0 out "${env[@]}" "$r/scripts/series" range-diff v1
+	cat out
+	assert_contains out "v1 is based on Linux 0.a from Debian"
+	assert_contains out "the stack on Linux 0.b from Debian"
+	assert_eq "$(grep -cE '^ *1: +[0-9a-f]+ = +1: +[0-9a-f]+ kbuild: Add y' out)" 1 "the same patch"
+	assert_eq "$(grep -cE '^ *2: +[0-9a-f]+ ! +2: +[0-9a-f]+ kbuild: Add z' out)" 1 "the changed patch"
+	assert_contains out "since v1: 1 changed, 0 new, 0 dropped, 1 same"
+	assert_eq "$(git -C "$t" merge-base series-v1 sae-series)" "" "the versions share a base"
+	assert_eq "$(git -C "$t" rev-list --max-parents=0 series-v1)" "$base_a" "v1's base"
+	assert_eq "$(git -C "$t" rev-list --max-parents=0 sae-series)" "$base_b" "the stack's base"
+}
+TESTS+=(test_range_diff_bases)
+
 # Two series commands never work in one cache directory at once.
 test_cache_lock() {
 	mkdir -p c
