@@ -37,6 +37,9 @@ test_usage_errors() {
 	expect_exit 2 out env SERIES_JOBS=lots "$SERIES" list
 	assert_contains out "SERIES_JOBS must be a positive number"
 	expect_exit 2 out "$SERIES_ROOT/scripts/tests/run" --bogus
+	# A selection that selects nothing is an error, not a pass.
+	expect_exit 2 out "$SERIES_ROOT/scripts/tests/run" --quick --only no-such-test
+	assert_contains out "no test matches 'no-such-test' among the self-tests (--quick)"
 }
 TESTS+=(test_usage_errors)
 
