@@ -226,12 +226,66 @@ verdict_key() {
 		"$VERDICT_STEP_HASH" | sha256sum | cut -c1-40
 }
 
-# verdict_reuse KEY DIR: copy a kept verdict into the result directory DIR.
+# verdict_invalid DIR: why the kept verdict DIR is not a record the runner
+# wrote (empty if it is one): a status it keeps (pass, warn, or a skip
+# that is not for a missing tool), the exit status that gives it, a
+# summary and a duration.
+verdict_invalid() {
+	local st rc want
+	st=$(cat "$1/status" 2>/dev/null || echo missing)
+	rc=$(cat "$1/rc" 2>/dev/null || echo missing)
+	case $st in
+	pass) want=$EX_PASS ;;
+	warn) want=$EX_WARN ;;
+	skip) want=$EX_SKIP ;;
+	*) echo "status '$st'"; return ;;
+	esac
+	[ "$rc" = "$want" ] || { echo "exit status '$rc' with status $st"; return; }
+	[ -s "$1/summary" ] || { echo "no summary"; return; }
+	[[ $(cat "$1/duration" 2>/dev/null) =~ ^[0-9]+$ ]] || { echo "no duration"; return; }
+	! skip_for_missing_tool "$st" "$1/summary" || echo "a skip for a missing tool"
+}
+
+# skip_for_missing_tool STATUS SUMMARY: whether a verdict is a skip because
+# a tool is missing, which is never kept: the runner's own ("SKIP: missing
+# tool: ...") or a unit's, which says "SKIP: TOOL missing (Debian package
+# PACKAGE)" (scripts/checks/README.md).
+skip_for_missing_tool() {
+	[ "$1" = skip ] && grep -qE '^SKIP: (missing tool: |.* missing \(Debian package )' "$2"
+}
+
+# verdict_reuse KEY DIR: copy a kept verdict into the result directory DIR,
+# if it is a valid record; one that is not is dropped, said, and its check
+# runs again.
 verdict_reuse() {
-	local v
+	local v why
 	v=$(verdict_dir "$1")
-	[ "${SERIES_NO_CACHE:-0}" != 1 ] && [ -s "$v/status" ] || return 1
+	[ "${SERIES_NO_CACHE:-0}" != 1 ] && [ -e "$v" ] || return 1
+	why=$(verdict_invalid "$v")
+	if [ -n "$why" ]; then
+		warn "kept verdict $1 is not valid ($why): dropped, the check runs again"
+		rm -rf -- "$v"
+		return 1
+	fi
 	cp -pr "$v"/. "$2"/ && echo "$1" >"$2/cached"
+}
+
+# An interrupt (SIGINT, SIGTERM) is not a verdict: the check that runs is
+# stopped (its process group: make, the compiler, QEMU), no verdict is
+# kept for it, and the walk ends with status 130.
+BISECT_INTERRUPTED='' CHECK_PID=''
+bisect_interrupt() {
+	local j
+	BISECT_INTERRUPTED=1
+	[ -z "$CHECK_PID" ] || kill -TERM -- "-$CHECK_PID" 2>/dev/null || true
+	for j in $(jobs -p); do kill -TERM "$j" 2>/dev/null || true; done
+}
+
+# bisect_stop_if_interrupted: end the walk if an interrupt came.
+bisect_stop_if_interrupted() {
+	[ -n "$BISECT_INTERRUPTED" ] || return 0
+	info "interrupted: the walk stopped; no verdict was kept for the check that was running"
+	exit 130
 }
 
 # verdict_keep KEY DIR: keep the verdict of DIR under KEY.
@@ -283,6 +337,8 @@ run_per_arch() {
 	[ "$par" -le $# ] || par=$#
 	jobs=$((SERIES_JOBS / par))
 	[ "$jobs" -ge 1 ] || jobs=1
+	bisect_stop_if_interrupted
+	trap bisect_interrupt INT TERM
 	step_checkout
 	for a in "$@"; do
 		if [ "$running" -ge "$par" ]; then
@@ -292,7 +348,8 @@ run_per_arch() {
 		(SERIES_JOBS=$jobs run_check "$step" "$a" "$check") &
 		running=$((running + 1))
 	done
-	wait || true
+	while [ -n "$(jobs -p)" ]; do wait || true; done
+	bisect_stop_if_interrupted
 	for a in "$@"; do
 		st=$SERIES_RESULTS/$(printf '%04d' "$step")/$a/$check/status
 		LAST_STATUS=$(cat "$st" 2>/dev/null || echo fail)
@@ -329,8 +386,12 @@ run_check() {
 		echo "SKIP: missing tool: $(echo "$missing" | paste -sd, -)" >"$dir/summary"
 		: >"$dir/log"
 	else
+		bisect_stop_if_interrupted
+		trap bisect_interrupt INT TERM
 		step_checkout
 		set +e
+		# In a session of its own, so that an interrupt stops the
+		# check's whole process group and nothing else.
 		(
 			cd "$SERIES_TREE"
 			export SERIES_ROOT SERIES_CONFIGS SERIES_CACHE SERIES_TREE SERIES_BUILD \
@@ -341,10 +402,26 @@ run_check() {
 				SERIES_CHECK_PARENT=$STEP_PARENT SERIES_CHECK_PATCH=$STEP_PATCH \
 				SERIES_CHECK_BASE=$STEP_BASE \
 				SERIES_CHECK_CHANGES=$STEP_CHANGES
-			exec "$SERIES_CHECKS/$check/run"
-		) >"$dir/output" 2>&1 </dev/null
+			exec setsid "$SERIES_CHECKS/$check/run"
+		) >"$dir/output" 2>&1 </dev/null &
+		CHECK_PID=$!
+		wait "$CHECK_PID"
 		rc=$?
+		# wait returns early when a trapped signal comes: wait again
+		# for the check that bisect_interrupt stopped.
+		while kill -0 "$CHECK_PID" 2>/dev/null; do
+			wait "$CHECK_PID"
+			rc=$?
+		done
+		CHECK_PID=''
 		set -e
+		if [ -n "$BISECT_INTERRUPTED" ]; then
+			echo "interrupted" >"$dir/summary"
+			echo interrupted >"$dir/status"
+			printf '[%d/%d] %-7s %-11s %s … interrupted\n' "$step" "$NSTEPS" "${arch:-all}" \
+				"$check" "$(short_subject "$STEP_SUBJECT")" >&2
+			bisect_stop_if_interrupted
+		fi
 	fi
 	case $rc in
 	0) status=pass ;;
@@ -368,7 +445,8 @@ run_check() {
 	fi
 	echo "$rc" >"$dir/rc"
 	echo "$(($(now) - t0))" >"$dir/duration"
-	[ "$status" = fail ] || [ -n "$missing" ] || verdict_keep "$key" "$dir"
+	[ "$status" = fail ] || [ -n "$missing" ] || skip_for_missing_tool "$status" "$dir/summary" ||
+		verdict_keep "$key" "$dir"
 	printf '[%d/%d] %-7s %-11s %s … %s (%s s)%s\n' "$step" "$NSTEPS" "${arch:-all}" \
 		"$check" "$(short_subject "$STEP_SUBJECT")" "$status" "$(cat "$dir/duration")" \
 		"$([ "$status" = pass ] || printf ': %s' "$summary")" >&2

@@ -1256,6 +1256,92 @@ EOF
 }
 TESTS+=(test_check_units)
 
+# fake_unit: a check unit "fake" in checks/ (run: stdin of this function),
+# a one-commit tree, and drive.sh, which runs the unit through the runner.
+fake_unit() {
+	mkdir -p checks/fake results
+	printf 'CHECK_DESCRIPTION=t\nCHECK_SCOPE=patch\nCHECK_PER_ARCH=0\nCHECK_ORDER=1\nCHECK_TOOLS=sh:dash\nCHECK_REPRO=x\n' >checks/fake/manifest
+	cat >checks/fake/run
+	chmod +x checks/fake/run
+	[ -d tree ] || { git init -q tree && git -C tree commit -q --allow-empty -m base; }
+	{
+		runner_preamble
+		printf '%s\n' 'check_load fake' 'run_check 1 "" fake' 'echo "status=$LAST_STATUS"'
+	} >drive.sh
+}
+
+# A kept verdict is a record the runner checks before it trusts it; a
+# unit's skip for a missing tool is never kept.
+test_verdict_records() {
+	export RUNS=$PWD/runs
+	printf '#!/bin/sh\necho run >>"$RUNS"\necho s >"$SERIES_CHECK_RESULT_DIR/summary"\nexit 0\n' | fake_unit
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	local v n=1 bad
+	v=$(find verdicts -mindepth 2 -maxdepth 2 -type d)
+	[ -n "$v" ] && [ -s "$v/status" ] || fail "no verdict kept"
+	for bad in 'rc:garbage' 'rc:' 'status:' 'status:fail' 'status:passed' 'summary:' 'rc:4'; do
+		expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+		assert_contains out "pass (cached)"
+		printf '%s' "${bad#*:}" >"$v/${bad%%:*}"
+		expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+		n=$((n + 1))
+		assert_contains out "is not valid"
+		assert_contains out "status=pass"
+		assert_eq "$(wc -l <runs)" "$n" "runs after a kept verdict with ${bad%%:*} '${bad#*:}'"
+	done
+	rm "$v/duration"
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	assert_contains out "is not valid (no duration)"
+	# A unit that skips because its tool is missing: never kept.
+	printf '#!/bin/sh\necho run >>"$RUNS"\necho "SKIP: qemu-system-x missing (Debian package qemu-system-y)" >"$SERIES_CHECK_RESULT_DIR/summary"\nexit 4\n' | fake_unit
+	: >runs
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	assert_contains out "status=skip"
+	assert_eq "$(wc -l <runs)" 2 "runs of a unit that skips for a missing tool"
+	# Other skips are verdicts, kept and reused.
+	printf '#!/bin/sh\necho run >>"$RUNS"\necho "SKIP: no header at this step" >"$SERIES_CHECK_RESULT_DIR/summary"\nexit 4\n' | fake_unit
+	: >runs
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	assert_contains out "skip (cached)"
+	assert_eq "$(wc -l <runs)" 1 "runs of a unit that skips for its step"
+}
+TESTS+=(test_verdict_records)
+
+# An interrupt is not a verdict: the running check's processes are
+# stopped, nothing is kept, the walk exits 130 and says so.
+test_interrupt() {
+	local tag=series-interrupt-$$ sig pid rc
+	# A check whose child outlives a plain kill of the check's shell.
+	printf '#!/bin/sh\nsh -c "sleep 300; : %s" &\nwait\necho s >"$SERIES_CHECK_RESULT_DIR/summary"\nexit 1\n' "$tag" | fake_unit
+	for sig in TERM INT; do
+		rm -rf results verdicts
+		# With job control, as from a terminal: a background job of a
+		# script would start with SIGINT ignored.
+		set -m
+		bash drive.sh "$SERIES_ROOT" >out 2>&1 &
+		pid=$!
+		set +m
+		for _ in $(seq 50); do pgrep -f "$tag" >/dev/null && break; sleep 0.1; done
+		pgrep -f "$tag" >/dev/null || fail "the check did not start"
+		kill -"$sig" "$pid"
+		rc=0
+		wait "$pid" || rc=$?
+		assert_eq "$rc" 130 "exit status after SIG$sig"
+		assert_contains out "interrupted: the walk stopped"
+		assert_not_contains out "status=fail"
+		[ -z "$(find . -path './verdicts/*' -name status)" ] || fail "a verdict was kept after SIG$sig"
+		assert_eq "$(cat results/0001/all/fake/status)" interrupted "the result after SIG$sig"
+		sleep 0.2
+		if pgrep -f "$tag" >/dev/null; then
+			pkill -f "$tag"
+			fail "the check's child outlived SIG$sig"
+		fi
+	done
+}
+TESTS+=(test_interrupt)
+
 # Per-arch checks of a step run up to SERIES_PARALLEL at once, sharing
 # SERIES_JOBS, and are judged in arch order afterwards.
 test_parallel_arches() {
