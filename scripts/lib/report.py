@@ -22,7 +22,7 @@ import os
 import shutil
 import sys
 
-STATUSES = ("pass", "warn", "skip", "fail")
+STATUSES = ("pass", "warn", "skip", "fail", "interrupted")
 
 
 def read(path, default=""):
@@ -98,7 +98,39 @@ def summarise(meta, steps):
                              "arch": r["arch"], "check": r["check"],
                              "summary": r["summary"]}
     return {"meta": meta, "steps": steps, "totals": totals,
-            "first_bad": first_bad}
+            "first_bad": first_bad, "timings": timings(steps)}
+
+
+def timings(steps):
+    """Where the run's time went: seconds of the checks that ran (a verdict
+    from the result cache costs nothing), by check unit, by arch, by step,
+    and the builds of the base and of the patches by arch."""
+    t = {"computed_s": 0, "computed": 0, "cached": 0, "by_check": {}, "by_arch": {},
+         "by_step": {}, "build_base": {}, "build_patches": {}}
+    for st in steps:
+        step_s = 0
+        for r in st["results"]:
+            if r["cached"]:
+                t["cached"] += 1
+                continue
+            d = r["duration"]
+            t["computed"] += 1
+            t["computed_s"] += d
+            step_s += d
+            t["by_check"][r["check"]] = t["by_check"].get(r["check"], 0) + d
+            t["by_arch"][r["arch"]] = t["by_arch"].get(r["arch"], 0) + d
+            if r["check"] == "build":
+                key = "build_base" if st["step"] == 0 else "build_patches"
+                t[key][r["arch"]] = t[key].get(r["arch"], 0) + d
+        t["by_step"][str(st["step"])] = step_s
+    return t
+
+
+def time_line(summary):
+    t = summary["timings"]
+    top = sorted(t["by_check"].items(), key=lambda kv: -kv[1])
+    return (f"time: {t['computed_s']} s in {t['computed']} checks run, {t['cached']} from the cache"
+            + ("; by check: " + ", ".join(f"{c} {s} s" for c, s in top) if top else ""))
 
 
 def columns(summary):
@@ -127,7 +159,9 @@ def table(summary):
     for r in rows:
         lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
     t = summary["totals"]
-    lines.append(f"totals: pass {t['pass']}, fail {t['fail']}, skip {t['skip']}, warn {t['warn']}")
+    lines.append(f"totals: pass {t['pass']}, fail {t['fail']}, skip {t['skip']}, warn {t['warn']}"
+                 + (f", interrupted {t['interrupted']}" if t["interrupted"] else ""))
+    lines.append(time_line(summary))
     for st in summary["steps"]:
         for r in st["results"]:
             for w in r["new_warnings"]:
@@ -188,6 +222,7 @@ tr.firstbad td.num::after { content: " first bad"; color: #c62828; font-weight: 
 ul.warnings { margin: 0.2em 0 0.2em 1em; font-family: monospace; color: #8a1c1c; }
 table.meta { margin-top: 0.5em; } table.meta td { font-family: monospace; }
 .cached { font-style: italic; }
+td.time { text-align: right; font-family: monospace; }
 """
 
 
@@ -208,7 +243,7 @@ def html_page(summary):
     t = summary["totals"]
     out.append(f"<p id=\"totals\">pass {t['pass']}, fail {t['fail']}, skip {t['skip']}, "
                f"warn {t['warn']}; cells in italics were taken from the result cache.</p>")
-    out.append("<table id=\"matrix\"><thead><tr><th>#</th><th>patch</th>")
+    out.append("<table id=\"matrix\"><thead><tr><th>#</th><th>patch</th><th>time (s)</th>")
     out += [f"<th>{esc(a)}<br>{esc(c)}</th>" for a, c in cols]
     out.append("</tr></thead><tbody>")
     for st in summary["steps"]:
@@ -223,17 +258,26 @@ def html_page(summary):
         if warns:
             out.append("<ul class=\"warnings\">" +
                        "".join(f"<li>{esc(a)}: {esc(w)}</li>" for a, w in warns) + "</ul>")
-        out.append("</td>")
+        out.append(f"</td><td class=\"time\">{summary['timings']['by_step'].get(str(st['step']), 0)}</td>")
         for c in cols:
             r = cells.get(c)
             if r is None:
                 out.append("<td class=\"cell\"></td>")
                 continue
             cls = r["status"] + (" cached" if r["cached"] else "")
+            took = "from the cache" if r["cached"] else f"{r['duration']} s"
             out.append(f"<td class=\"cell {cls}\"><a href=\"{esc(r['log'])}\" "
-                       f"title=\"{esc(r['summary'])}\">{esc(cell_text(r))}</a></td>")
+                       f"title=\"{esc(r['summary'])} ({took})\">{esc(cell_text(r))}</a></td>")
         out.append("</tr>")
     out.append("</tbody></table>")
+    tm = summary["timings"]
+    out.append(f"<h2>Time</h2><p id=\"time\">{esc(time_line(summary))}</p>")
+    out.append("<table id=\"timings\" class=\"meta\"><tr><th>what</th><th>seconds</th></tr>")
+    rows = [(f"check {c}", s) for c, s in sorted(tm["by_check"].items(), key=lambda kv: -kv[1])]
+    rows += [(f"build of the base, {a}", s) for a, s in sorted(tm["build_base"].items())]
+    rows += [(f"builds of the patches, {a}", s) for a, s in sorted(tm["build_patches"].items())]
+    out += [f"<tr><td>{esc(w)}</td><td class=\"time\">{s}</td></tr>" for w, s in rows]
+    out.append("</table>")
     out.append("<h2>Run</h2><table id=\"meta\" class=\"meta\">")
     for key in sorted(meta):
         out.append(f"<tr><th>{esc(key)}</th><td>{esc(meta[key])}</td></tr>")

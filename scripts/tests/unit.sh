@@ -378,16 +378,26 @@ make_results_fixture() {
 
 test_report() {
 	make_results_fixture r
+	echo key >r/0001/all/checkpatch/cached
 	expect_exit 0 out python3 "$SERIES_ROOT/scripts/lib/report.py" r
 	assert_contains out "first bad: patch 2 (0002-b.patch) on s390: build: summary 2 s390"
 	assert_contains out "new warning: patch 2 s390: drivers/x.c: unused variable"
 	assert_contains out "totals: pass 7, fail 1, skip 0, warn 0"
+	# Where the time went: what ran, a cached verdict costing nothing.
+	assert_contains out "time: 19 s in 7 checks run, 1 from the cache; by check: build 18 s, checkpatch 1 s"
+	assert_contains r/report.html '<td class="time">7</td>'
+	assert_contains r/report.html "builds of the patches, s390</td><td class=\"time\">6"
 	assert_contains r/summary.txt "all/checkpatch"
 	python3 - r/summary.json <<'EOF' || fail "summary.json content"
 import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["first_bad"]["step"] == 2 and s["first_bad"]["arch"] == "s390", s["first_bad"]
-assert s["totals"] == {"pass": 7, "fail": 1, "skip": 0, "warn": 0}, s["totals"]
+assert s["totals"] == {"pass": 7, "fail": 1, "skip": 0, "warn": 0, "interrupted": 0}, s["totals"]
+t = s["timings"]
+assert (t["computed_s"], t["computed"], t["cached"]) == (19, 7, 1), t
+assert t["by_check"] == {"build": 18, "checkpatch": 1}, t
+assert t["by_step"] == {"0": 6, "1": 6, "2": 7}, t
+assert t["build_base"] == {"s390": 3, "x86_64": 3} and t["build_patches"] == {"s390": 6, "x86_64": 6}, t
 assert [st["step"] for st in s["steps"]] == [0, 1, 2]
 r = [x for x in s["steps"][2]["results"] if x["arch"] == "s390"][0]
 assert r["new_warnings"] == ["drivers/x.c: unused variable"], r
