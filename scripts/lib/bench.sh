@@ -26,7 +26,8 @@ bench_cold() {
 }
 
 # bench_touch_last BRANCH: a copy of the stack as BRANCH whose last patch
-# also adds a comment line to the first C file or header it adds or changes.
+# also adds a comment line to the first C file or header it adds or changes
+# (exported by (c) and (d) as the series they bisect).
 bench_touch_last() {
 	local tip file blob tree commit idx=$BENCH_DIR/index
 	tip=$(tgit rev-parse "$SERIES_BRANCH")
@@ -44,6 +45,7 @@ bench_touch_last() {
 		GIT_COMMITTER_EMAIL=$(tgit log -1 --format=%ce "$tip") GIT_COMMITTER_DATE=$(tgit log -1 --format=%cI "$tip") \
 		tgit commit-tree "$tree" -p "$tip~1")
 	tgit branch -f "$1" "$commit"
+	tgit config "branch.$1.description" "$(tgit config "branch.$SERIES_BRANCH.description")"
 	info "bench: $1 = the stack with $file touched in its last patch"
 }
 
@@ -79,10 +81,11 @@ cmd_bench() {
 	info "  $tb s"
 	info "bench (c): the same after touching only the last patch"
 	bench_touch_last series-bench-touched
-	tc=$(bench_run c bisect --keep-going --branch series-bench-touched)
+	(cmd_export --branch series-bench-touched -o "$BENCH_DIR/touched") >/dev/null
+	tc=$(export SERIES_FILE=$BENCH_DIR/touched/series; bench_run c bisect --keep-going --branch series-bench-touched)
 	info "  $tc s"
 	info "bench (d): the same again, nothing changed"
-	td=$(bench_run d bisect --keep-going --branch series-bench-touched)
+	td=$(export SERIES_FILE=$BENCH_DIR/touched/series; bench_run d bisect --keep-going --branch series-bench-touched)
 	cached=$(grep -c '… [a-z]* (cached)' "$BENCH_DIR/d.log" || true)
 	total=$(grep -c '^\[[0-9]*/[0-9]*\] ' "$BENCH_DIR/d.log" || true)
 	info "  $td s ($cached of $total verdicts from the result cache)"

@@ -489,6 +489,26 @@ step_number() {
 	die_usage "--to $1: no such patch in $SERIES_FILE"
 }
 
+# branch_is_series BRANCH COMMIT...: fail unless the commits are the stack
+# of SERIES_FILE, patch by patch: the same subject and the same patch-id
+# (the diff, as export writes it), so that bisect judges what check, which
+# applies SERIES_FILE first, would judge.
+branch_is_series() {
+	local branch=$1 k c f want have
+	shift
+	for k in "${!PATCHES[@]}"; do
+		c=${*:k+1:1} f=$SERIES_PATCHES/${PATCHES[k]}
+		want=$(patch_subject "$f")
+		have=$(tgit log -1 --format=%s "$c")
+		[ "$want" = "$have" ] ||
+			die "branch $branch is not the stack of $SERIES_FILE: commit $((k + 1)) is '$have', patch $((k + 1)) ${PATCHES[k]} '$want'; run '$SERIES_PROG apply' with this SERIES_FILE"
+		want=$(git patch-id --stable <"$f" | cut -d' ' -f1)
+		have=$(tgit format-patch -1 --stdout "${PATCH_DIFF_OPTS[@]}" "$c" | git patch-id --stable | cut -d' ' -f1)
+		[ "$want" = "$have" ] ||
+			die "branch $branch is not the stack of $SERIES_FILE: commit $((k + 1)) ($(tgit rev-parse --short "$c")) has another diff than patch ${PATCHES[k]}; run '$SERIES_PROG apply' with this SERIES_FILE"
+	done
+}
+
 # cmd_bisect: see usage.
 cmd_bisect() {
 	local branch=$SERIES_BRANCH to="" keep_going=0 base k arch check commits=() orig
@@ -530,6 +550,7 @@ cmd_bisect() {
 	mapfile -t commits < <(tgit rev-list --reverse "$base..$branch")
 	[ ${#commits[@]} -eq ${#PATCHES[@]} ] ||
 		die "branch $branch has ${#commits[@]} commits on the base, the series ${#PATCHES[@]} patches; run '$SERIES_PROG apply'"
+	branch_is_series "$branch" "${commits[@]}"
 	NSTEPS=${#PATCHES[@]}
 	[ -z "$to" ] || to=$(step_number "$to")
 	[ -z "$to" ] || [ "$to" -le "$NSTEPS" ] || die_usage "--to $to: the series has $NSTEPS patches"

@@ -1183,6 +1183,24 @@ test_apply_export_fixture() {
 	echo dirty >>"$t/Makefile"
 	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" apply
 	assert_contains out "has uncommitted changes"
+	git -C "$t" checkout -q -f sae-series
+	# bisect judges the stack of SERIES_FILE, never another branch with
+	# as many commits: another diff, or another subject, is refused.
+	expect_exit 0 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" apply
+	git -C "$t" checkout -q -b other sae-series~1
+	echo 'obj-y += w.o' >>"$t/Makefile"
+	GIT_AUTHOR_DATE=2026-01-01T00:00:00Z git -C "$t" -c user.name=T -c user.email=t@t.invalid \
+		commit -q -a -s -m 'kbuild: Add y' -m 'Because.'
+	git -C "$t" checkout -q sae-series
+	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" SERIES_NO_INSTALL=1 "$SERIES" bisect --branch other
+	assert_contains out "branch other is not the stack of $PWD/s/series: commit 1"
+	assert_contains out "has another diff than patch 0001-kbuild-Add-y.patch"
+	git -C "$t" checkout -q other
+	GIT_AUTHOR_DATE=2026-01-01T00:00:00Z git -C "$t" -c user.name=T -c user.email=t@t.invalid \
+		commit -q --amend -m 'kbuild: Add w' -m 'Because.'
+	git -C "$t" checkout -q sae-series
+	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" SERIES_NO_INSTALL=1 "$SERIES" bisect --branch other
+	assert_contains out "commit 1 is 'kbuild: Add w', patch 1 0001-kbuild-Add-y.patch 'kbuild: Add y'"
 }
 TESTS+=(test_apply_export_fixture)
 
