@@ -458,17 +458,24 @@ short_subject() {
 	printf '%s' "$s"
 }
 
-# repro_command CHECK ARCH COMMIT PATCH: the manifest's CHECK_REPRO with
-# its {arch}, {commit}, {patch} and {tree} placeholders filled in.
+# repro_command CHECK ARCH COMMIT PATCH BRANCH: the manifest's CHECK_REPRO
+# with its {arch}, {commit}, {patch} and {tree} placeholders filled in; a
+# 'scripts/series bisect' of a branch or series file other than the
+# defaults names them (quoted for the shell), so that it judges the same
+# stack.
 repro_command() {
-	local r
+	local r pre=''
 	check_load "$1"
 	r=${CHECK_REPRO:-"(no reproducer for check $1)"}
 	r=${r//\{arch\}/$2}
 	r=${r//\{commit\}/$3}
 	r=${r//\{patch\}/$4}
 	r=${r//\{tree\}/$SERIES_TREE}
-	printf '%s\n' "$r"
+	if [[ $r == 'scripts/series bisect'* ]]; then
+		[ "$SERIES_FILE" = "$SERIES_ROOT/series" ] || pre="SERIES_FILE=$(printf '%q' "$SERIES_FILE") "
+		[ "$5" = "$SERIES_BRANCH" ] || r="scripts/series bisect --branch $(printf '%q' "$5")${r#scripts/series bisect}"
+	fi
+	printf '%s%s\n' "$pre" "$r"
 }
 
 # step_number ARG: the patch that "--to ARG" names, by number or by its
@@ -701,7 +708,7 @@ note_failure() {
 	[ "$LAST_STATUS" = fail ] || return 0
 	[ -z "$first_bad" ] || return 0
 	local k=$1 a=$2 check=$3
-	first_bad="reproduce patch $k with: $(repro_command "$check" "$a" "${commits[k - 1]}" "$STEP_PATCH")"
+	first_bad="reproduce patch $k with: $(repro_command "$check" "$a" "${commits[k - 1]}" "$STEP_PATCH" "$branch")"
 }
 
 # cmd_check: the main job.

@@ -1337,6 +1337,24 @@ test_verdict_records() {
 }
 TESTS+=(test_verdict_records)
 
+# The reproducer of a failure judges the same stack: a series file or a
+# branch other than the defaults is named, quoted for the shell.
+test_repro_command() {
+	printf '#!/bin/sh\nexit 0\n' | fake_unit
+	sed -i 's/^CHECK_REPRO=.*/CHECK_REPRO=scripts\/series bisect --check fake --to {patch}/' checks/fake/manifest
+	{
+		runner_preamble
+		printf '%s\n' 'SERIES_BRANCH=sae-series SERIES_FILE=$SERIES_ROOT/series' \
+			'repro_command fake "" c1 /r/0002-b.patch sae-series' \
+			'SERIES_FILE="/w/my series"' \
+			'repro_command fake "" c1 /r/0002-b.patch "odd \$(name)"'
+	} >repro.sh
+	expect_exit 0 out bash repro.sh "$SERIES_ROOT"
+	assert_eq "$(sed -n 1p out)" "scripts/series bisect --check fake --to /r/0002-b.patch" "default stack"
+	assert_eq "$(sed -n 2p out)" 'SERIES_FILE=/w/my\ series scripts/series bisect --branch odd\ \$\(name\) --check fake --to /r/0002-b.patch' "another stack"
+}
+TESTS+=(test_repro_command)
+
 # An interrupt is not a verdict: the running check's processes are
 # stopped, nothing is kept, the walk exits 130 and says so.
 test_interrupt() {
