@@ -396,6 +396,9 @@ run_check() {
 			cd "$SERIES_TREE"
 			export SERIES_ROOT SERIES_CONFIGS SERIES_CACHE SERIES_TREE SERIES_BUILD \
 				SERIES_STATE SERIES_JOBS CCACHE_DIR CCACHE_MAXSIZE MCACHE_DIR
+			# The compiler launcher that kbuild's .cmd files name, for
+			# units that replay a compile command (kbuildcmd.py).
+			export PATH="$SERIES_ROOT/scripts/lib:$PATH"
 			export SERIES_CHECK_NAME=$check SERIES_CHECK_STEP=$step \
 				SERIES_CHECK_ARCH=$arch SERIES_CHECK_RESULT_DIR=$dir \
 				SERIES_CHECK_BUILD_DIR=${arch:+$SERIES_BUILD/$arch} \
