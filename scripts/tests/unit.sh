@@ -959,16 +959,73 @@ test_cache_lock() {
 	assert_not_contains out "taking over"
 	# The lock is the command's, not its children's: a child left running
 	# (git gc --auto after base did) holds no descriptor of the lock file.
-	expect_exit 0 out env SERIES_CACHE="$PWD/c" "$SERIES" cache stats
-	local f
+	# Here 'cache stats' runs a du that leaves a process behind.
+	local tag=series-lock-$$ f
+	mkdir -p fakebin
+	printf '#!/bin/sh\nsh -c "sleep 30; : %s" >/dev/null 2>&1 &\necho 0\n' "$tag" >fakebin/du
+	chmod +x fakebin/du
+	expect_exit 0 out env PATH="$PWD/fakebin:$PATH" SERIES_CACHE="$PWD/c" "$SERIES" cache stats
+	pgrep -f "$tag" >/dev/null || fail "the fake du left nothing running"
 	for f in /proc/[0-9]*/fd/*; do
 		[ "$(readlink "$f" 2>/dev/null)" != "$PWD/c/.series.lock" ] || fail "$f: a process still has the lock file open"
 	done
+	expect_exit 0 out env SERIES_CACHE="$PWD/c" "$SERIES" cache stats
+	assert_not_contains out "another series command"
+	pkill -f "$tag" || true
 	# An unknown command takes no lock.
 	expect_exit 2 out env SERIES_CACHE="$PWD/d" "$SERIES" frobnicate
 	[ ! -e d ] || fail "an unknown command made the cache directory"
 }
 TESTS+=(test_cache_lock)
+
+# A signal to a series command stops the command at once, children
+# included, and drops the lock; SIGKILL, which no trap sees, leaves the
+# lock with the process that runs the command while it runs.
+test_command_signals() {
+	local tag=series-sig-$$ pid rc t0
+	mkdir -p c fakebin
+	printf '#!/bin/sh\nsh -c "sleep 300; : %s"\necho 0\n' "$tag" >fakebin/du
+	chmod +x fakebin/du
+	for sig in TERM INT HUP; do
+		set -m
+		env PATH="$PWD/fakebin:$PATH" SERIES_CACHE="$PWD/c" "$SERIES" cache stats >out 2>&1 &
+		pid=$!
+		set +m
+		for _ in $(seq 50); do pgrep -f "$tag" >/dev/null && break; sleep 0.1; done
+		pgrep -f "$tag" >/dev/null || fail "the command did not start"
+		t0=$(date +%s)
+		kill -"$sig" "$pid"
+		rc=0
+		wait "$pid" || rc=$?
+		[ $(($(date +%s) - t0)) -le 5 ] || fail "SIG$sig took more than 5 s to stop the command"
+		[ "$rc" -gt 128 ] || fail "exit status $rc after SIG$sig"
+		sleep 0.2
+		if pgrep -f "$tag" >/dev/null; then
+			pkill -f "$tag"
+			fail "a child of the command outlived SIG$sig"
+		fi
+		[ ! -e c/.series.owner ] || fail "the lock record outlived SIG$sig: $(cat c/.series.owner)"
+	done
+	# SIGKILL: the record names the process that runs the command.
+	set -m
+	env PATH="$PWD/fakebin:$PATH" SERIES_CACHE="$PWD/c" "$SERIES" cache stats >out 2>&1 &
+	pid=$!
+	set +m
+	for _ in $(seq 50); do pgrep -f "$tag" >/dev/null && break; sleep 0.1; done
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null || true
+	expect_exit 1 out env SERIES_CACHE="$PWD/c" "$SERIES" cache stats
+	assert_contains out "another series command is using $PWD/c"
+	local holder
+	holder=$(sed -n 's/^pid \([0-9]*\) .*/\1/p' c/.series.owner)
+	[ -n "$holder" ] && [ "$holder" != "$pid" ] || fail "the record names the killed process: $(cat c/.series.owner)"
+	kill -TERM -- "-$holder"
+	for _ in $(seq 50); do kill -0 "$holder" 2>/dev/null || break; sleep 0.1; done
+	pkill -f "$tag" || true
+	expect_exit 0 out env SERIES_CACHE="$PWD/c" "$SERIES" cache stats
+	assert_contains out "is gone"
+}
+TESTS+=(test_command_signals)
 
 # "bisect --to" takes a patch number or a patch file, as the reproducers
 # of the check units name it ({patch}: the patch's path in the results).
