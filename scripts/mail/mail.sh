@@ -128,19 +128,30 @@ version_extract() {
 
 # version_apply N DIR: apply version N (extracted in DIR) to the branch
 # series-vN of its own base, which 'base' adds to the tree if it is
-# another; prints that base's commit.  With a user tree (SERIES_TREE), a
-# version on another base needs that base's tag in the tree.
+# another; writes that base's commit to DIR/base-rev.  Only that base's
+# values are loaded (none of the current base's); SERIES_TARBALL names
+# the current base's tarball and is not used for another.  With a user
+# tree (SERIES_TREE), a version on another base needs that base's tag in
+# the tree.  A subshell, not a command substitution: errexit holds.
 version_apply() {
 	(
+		local v
+		for v in $(sed -n 's/^\(BASE_[A-Z0-9_]*\)=.*/\1/p' "$SERIES_CONFIGS/base.conf"); do unset "$v"; done
 		BASE_COMMIT=''
 		conf_load "$2/base.conf" BASE_
-		if ! managed_tree && [ "$BASE_TAG" != "$CURRENT_BASE_TAG" ]; then
-			SERIES_BASE=$(tgit rev-parse -q --verify "refs/tags/$BASE_TAG^{commit}") ||
-				die "v$1 is based on Linux $BASE_VERSION: tag $BASE_TAG is not in SERIES_TREE=$SERIES_TREE (make it with the cache's tree, or fetch it)"
+		[ -n "${BASE_TAG:-}" ] || die "v$1: its configs/base.conf names no BASE_TAG"
+		[ -n "${BASE_DEB_SUITE:-}" ] || [ -n "$(base_tag_commit)" ] ||
+			die "v$1 is based on $BASE_TAG, which is not in $SERIES_TREE, and its configs/base.conf does not say where its package comes from (BASE_DEB_SUITE): add that tag to the tree"
+		if [ "$BASE_TAG" != "$CURRENT_BASE_TAG" ]; then
+			unset SERIES_TARBALL SERIES_ALLOW_TARBALL
+			if ! managed_tree; then
+				SERIES_BASE=$(tgit rev-parse -q --verify "refs/tags/$BASE_TAG^{commit}") ||
+					die "v$1 is based on Linux ${BASE_VERSION:-?}: tag $BASE_TAG is not in SERIES_TREE=$SERIES_TREE (make it with the cache's tree, or fetch it)"
+			fi
 		fi
-		cmd_base >&2
-		SERIES_FILE=$2/series SERIES_PATCHES=$2/patches cmd_apply --branch "series-v$1" >&2
-		series_base_rev
+		cmd_base
+		SERIES_FILE=$2/series SERIES_PATCHES=$2/patches cmd_apply --branch "series-v$1"
+		series_base_rev >"$2/base-rev"
 	)
 }
 
@@ -169,7 +180,8 @@ cmd_range_diff() {
 	RANGE_DIFF_TMP=$tmp
 	version_extract "$n" "$tmp/v$n"
 	CURRENT_BASE_TAG=$BASE_TAG
-	old=$(version_apply "$n" "$tmp/v$n")
+	version_apply "$n" "$tmp/v$n" >&2
+	old=$(cat "$tmp/v$n/base-rev")
 	cmd_apply
 	[ "$old" = "$(series_base_rev)" ] || info "v$n is based on $(tgit log -1 --format=%s "$old"), the stack on $(tgit log -1 --format=%s "$(series_base_rev)")"
 	tgit range-diff "$old..series-v$n" "$(series_base_rev)..$SERIES_BRANCH"
