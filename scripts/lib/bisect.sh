@@ -270,7 +270,7 @@ verdict_reuse() {
 	cp -pr "$v"/. "$2"/ && echo "$1" >"$2/cached"
 }
 
-# An interrupt (SIGINT, SIGTERM) is not a verdict: the check that runs is
+# An interrupt (SIGINT, SIGTERM, SIGHUP) is not a verdict: the check that runs is
 # stopped (its process group: make, the compiler, QEMU), no verdict is
 # kept for it, and the walk ends with status 130.
 BISECT_INTERRUPTED='' CHECK_PID=''
@@ -338,7 +338,7 @@ run_per_arch() {
 	jobs=$((SERIES_JOBS / par))
 	[ "$jobs" -ge 1 ] || jobs=1
 	bisect_stop_if_interrupted
-	trap bisect_interrupt INT TERM
+	trap bisect_interrupt INT TERM HUP
 	step_checkout
 	for a in "$@"; do
 		if [ "$running" -ge "$par" ]; then
@@ -387,7 +387,7 @@ run_check() {
 		: >"$dir/log"
 	else
 		bisect_stop_if_interrupted
-		trap bisect_interrupt INT TERM
+		trap bisect_interrupt INT TERM HUP
 		step_checkout
 		set +e
 		# In a session of its own, so that an interrupt stops the
@@ -462,7 +462,8 @@ short_subject() {
 }
 
 # repro_command CHECK ARCH COMMIT PATCH BRANCH: the manifest's CHECK_REPRO
-# with its {arch}, {commit}, {patch} and {tree} placeholders filled in; a
+# with its {arch}, {commit}, {patch} and {tree} placeholders filled in (the
+# paths quoted for the shell); a
 # 'scripts/series bisect' of a branch or series file other than the
 # defaults names them (quoted for the shell), so that it judges the same
 # stack.
@@ -472,8 +473,8 @@ repro_command() {
 	r=${CHECK_REPRO:-"(no reproducer for check $1)"}
 	r=${r//\{arch\}/$2}
 	r=${r//\{commit\}/$3}
-	r=${r//\{patch\}/$4}
-	r=${r//\{tree\}/$SERIES_TREE}
+	r=${r//\{patch\}/$(printf '%q' "$4")}
+	r=${r//\{tree\}/$(printf '%q' "$SERIES_TREE")}
 	if [[ $r == 'scripts/series bisect'* ]]; then
 		[ "$SERIES_FILE" = "$SERIES_ROOT/series" ] || pre="SERIES_FILE=$(printf '%q' "$SERIES_FILE") "
 		[ "$5" = "$SERIES_BRANCH" ] || r="scripts/series bisect --branch $(printf '%q' "$5")${r#scripts/series bisect}"
@@ -500,21 +501,30 @@ step_number() {
 }
 
 # branch_is_series BRANCH COMMIT...: fail unless the commits are the stack
-# of SERIES_FILE, patch by patch: the same subject and the same patch-id
-# (the diff, as export writes it), so that bisect judges what check, which
+# of SERIES_FILE, patch by patch: the subject 'git am' takes from the
+# patch file (git mailinfo), and the same diff: the same patch-id, or, for
+# a patch file written otherwise (another context, another diff
+# algorithm), the same tree when the patch is applied to the commit's
+# parent in an index of its own.  So bisect judges what check, which
 # applies SERIES_FILE first, would judge.
 branch_is_series() {
-	local branch=$1 k c f want have
+	local branch=$1 k c f want have idx tree
 	shift
 	for k in "${!PATCHES[@]}"; do
 		c=${*:k+1:1} f=$SERIES_PATCHES/${PATCHES[k]}
-		want=$(patch_subject "$f")
+		want=$(git mailinfo /dev/null /dev/null <"$f" | sed -n 's/^Subject: //p')
 		have=$(tgit log -1 --format=%s "$c")
 		[ "$want" = "$have" ] ||
 			die "branch $branch is not the stack of $SERIES_FILE: commit $((k + 1)) is '$have', patch $((k + 1)) ${PATCHES[k]} '$want'; run '$SERIES_PROG apply' with this SERIES_FILE"
 		want=$(git patch-id --stable <"$f" | cut -d' ' -f1)
 		have=$(tgit format-patch -1 --stdout "${PATCH_DIFF_OPTS[@]}" "$c" | git patch-id --stable | cut -d' ' -f1)
-		[ "$want" = "$have" ] ||
+		[ "$want" != "$have" ] || continue
+		idx=$(mktemp)
+		tree=$(GIT_INDEX_FILE=$idx tgit read-tree "$c~1" &&
+			GIT_INDEX_FILE=$idx tgit apply --cached <"$f" 2>/dev/null &&
+			GIT_INDEX_FILE=$idx tgit write-tree) || tree=''
+		rm -f -- "$idx"
+		[ "$tree" = "$(tgit rev-parse "$c^{tree}")" ] ||
 			die "branch $branch is not the stack of $SERIES_FILE: commit $((k + 1)) ($(tgit rev-parse --short "$c")) has another diff than patch ${PATCHES[k]}; run '$SERIES_PROG apply' with this SERIES_FILE"
 	done
 }

@@ -1258,6 +1258,18 @@ test_apply_export_fixture() {
 	git -C "$t" checkout -q sae-series
 	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" SERIES_NO_INSTALL=1 "$SERIES" bisect --branch other
 	assert_contains out "commit 1 is 'kbuild: Add w', patch 1 0001-kbuild-Add-y.patch 'kbuild: Add y'"
+	# A patch file written otherwise (more context, a second bracketed
+	# prefix) is still the stack it applies to.
+	mkdir -p s3/patches
+	git -C "$t" format-patch -q -U5 --subject-prefix='PATCH] [RFC' -o "$PWD/s3/patches" sae-series~1..sae-series
+	(cd s3/patches && ls) >s3/series
+	printf '%s\n' 'set -euo pipefail' 'SERIES_PROG=t' '. "$1/scripts/lib/common.sh"' 'series_load_config' \
+		'. "$1/scripts/lib/tree.sh"' '. "$1/scripts/lib/bisect.sh"' 'series_read' \
+		'mapfile -t commits < <(tgit rev-list --reverse "$2..sae-series")' \
+		'branch_is_series sae-series "${commits[@]}"' 'echo same' >drive.sh
+	expect_exit 0 out env SERIES_CACHE="$PWD/c" SERIES_FILE="$PWD/s3/series" bash drive.sh "$SERIES_ROOT" "$base"
+	assert_contains out same
+	assert_contains s3/patches/0001-kbuild-Add-y.patch "Subject: [PATCH] [RFC] kbuild: Add y"
 }
 TESTS+=(test_apply_export_fixture)
 
