@@ -56,9 +56,24 @@ test_gate_base_next() {
 	assert_base base-next.conf
 	assert_eq "$(git -C "$SERIES_TREE" rev-parse HEAD)" "$head" "the tree's HEAD"
 	[ -z "$(find "$SERIES_CACHE" -maxdepth 1 -name 'base.*')" ] || fail "base left its work directory"
-	# apt's own configuration is not touched: no source names the suite.
-	! grep -rqs "$BASE_DEB_SUITE" /etc/apt/sources.list /etc/apt/sources.list.d ||
-		fail "the system's apt sources name $BASE_DEB_SUITE"
+	# The fetch itself, every time (the tree above keeps the base once
+	# made): the package from the private apt configuration, its tarball
+	# with the pinned checksum, and the system's apt configuration, lists
+	# and package cache as they were.
+	apt_state() {
+		find /etc/apt /var/lib/apt/lists /var/cache/apt/archives -maxdepth 2 -type f \
+			! -name lock -printf '%p %s %T@\n' 2>/dev/null | LC_ALL=C sort
+	}
+	apt_state >apt.before
+	(
+		. "$SERIES_ROOT/scripts/lib/base.sh"
+		base_fetch "$PWD/fetch"
+		printf '%s\n' "$BASE_TARBALL_PATH" >tarball.path
+	) >fetch.out 2>&1 || { cat fetch.out; fail "the fetch of $BASE_DEB_PACKAGE failed"; }
+	cat fetch.out
+	assert_eq "$(sha256sum <"$(cat tarball.path)" | cut -d' ' -f1)" "$BASE_SHA256" "the fetched tarball"
+	apt_state >apt.after
+	diff apt.before apt.after || fail "the fetch changed the system's apt files"
 }
 TESTS+=(test_gate_base_next)
 
