@@ -1,0 +1,155 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Self-tests of the base (tarball, fetch errors, several bases) and of
+# apply and export on a fixture tree.
+# Each test runs in its own empty directory ($TEST_WORK) in a subshell.
+
+# A tiny stand-in for the Debian tarball, with the packaging block.
+make_tarball_fixture() {
+	mkdir -p t/linux-source-6.12/include
+	printf 'obj-y += x.o\n' >t/linux-source-6.12/Makefile
+	printf '#\n# Normal rules\n#\n*.o\n\n#\n# Debian packaging: ignore everything at the top level, since it isn'"'"'t\n# included in our repository\n#\n/*\n!/debian/\n' >t/linux-source-6.12/.gitignore
+	echo '/* x */' >t/linux-source-6.12/include/x.h
+	tar -C t -cJf fake.tar.xz linux-source-6.12
+}
+
+test_base_tarball() {
+	make_tarball_fixture
+	expect_exit 1 out env SERIES_CACHE="$PWD/c1" SERIES_TARBALL="$PWD/fake.tar.xz" "$SERIES" base
+	assert_contains out "fake.tar.xz has sha256"
+	assert_contains out "set SERIES_ALLOW_TARBALL=1"
+	[ ! -e c1/linux ] || fail "a refused tarball left a tree behind"
+	expect_exit 0 out env SERIES_CACHE="$PWD/c1" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1 "$SERIES" base
+	expect_exit 0 out2 env SERIES_CACHE="$PWD/c2" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1 "$SERIES" base
+	# Deterministic: the same tarball gives the same commit anywhere.
+	assert_eq "$(git -C c1/linux rev-parse HEAD)" "$(git -C c2/linux rev-parse HEAD)" "base commit of two caches"
+	assert_eq "$(git -C c1/linux log -1 --format='%an <%ae> %ad %cn %cd' --date=iso-strict)" \
+		"Debian linux-source importer <linux-source@debian.invalid> 2025-11-28T00:00:00+00:00 Debian linux-source importer 2025-11-28T00:00:00+00:00"
+	# The Debian block is gone: a new file under include/ is not ignored.
+	assert_not_contains c1/linux/.gitignore "Debian packaging"
+	assert_contains c1/linux/.gitignore "*.o"
+	touch c1/linux/include/new.h
+	git -C c1/linux status --porcelain | grep -q 'include/new.h' || fail "include/new.h is ignored"
+	# A second run verifies instead of rebuilding.
+	expect_exit 0 out env SERIES_CACHE="$PWD/c1" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1 "$SERIES" base
+	assert_contains out "cached in"
+	# A user tree needs SERIES_BASE.
+	expect_exit 2 out env SERIES_TREE="$PWD/c1/linux" "$SERIES" base
+	assert_contains out "also set SERIES_BASE"
+	expect_exit 1 out env SERIES_TREE="$PWD/c1/linux" SERIES_BASE=nosuchrev "$SERIES" base
+	assert_contains out "SERIES_BASE=nosuchrev is not a commit"
+	# A second base joins the tree by its tag; the checked-out branch and
+	# the first base stay.
+	local first
+	first=$(git -C c1/linux rev-parse HEAD)
+	cp -r "$SERIES_ROOT/configs" cfg2
+	sed -i 's/^BASE_TAG=.*/BASE_TAG=v0-other/; s/^BASE_COMMIT=.*/BASE_COMMIT=/' cfg2/base.conf
+	echo '/* y */' >t/linux-source-6.12/include/y.h
+	tar -C t -cJf other.tar.xz linux-source-6.12
+	expect_exit 0 out env SERIES_CACHE="$PWD/c1" SERIES_CONFIGS="$PWD/cfg2" SERIES_TARBALL="$PWD/other.tar.xz" \
+		SERIES_ALLOW_TARBALL=1 "$SERIES" base
+	assert_eq "$(git -C c1/linux rev-parse HEAD)" "$first" "HEAD after a second base joined"
+	git -C c1/linux cat-file -e v0-other:include/y.h || fail "the second base is not in the tree"
+	! git -C c1/linux cat-file -e v6.12.118-debian:include/y.h 2>/dev/null || fail "the first base changed"
+	[ -z "$(find c1 -maxdepth 1 -name 'base.*')" ] || fail "base left its work directory"
+}
+TESTS+=(test_base_tarball)
+
+# Fetching the package: a machine without the archive, or no network,
+# gets an error that says what to do, and nothing is left behind.
+test_base_fetch_errors() {
+	cp -r "$SERIES_ROOT/configs" cfg
+	sed -i 's|^BASE_TARBALL=.*|BASE_TARBALL=/nonexistent/linux-source-0.tar.xz|' cfg/base.conf
+	expect_exit 1 out env SERIES_CACHE="$PWD/c" SERIES_CONFIGS="$PWD/cfg" \
+		SERIES_DEB_URI="file://$PWD/no-such-archive" "$SERIES" base
+	assert_contains out "could not download linux-source-6.12=6.12.118-1~deb12u1 from bookworm-security"
+	assert_contains out "set SERIES_TARBALL to a copy of linux-source-0.tar.xz"
+	[ ! -e c/linux ] || fail "a failed fetch left a tree"
+	[ -z "$(find c -maxdepth 1 -name 'base.*')" ] || fail "a failed fetch left its work directory"
+	# A machine whose apt sources do not name the archive.
+	sed -i 's|^BASE_DEB_ARCHIVE=.*|BASE_DEB_ARCHIVE=no-such-archive|' cfg/base.conf
+	expect_exit 1 out env SERIES_CACHE="$PWD/c" SERIES_CONFIGS="$PWD/cfg" "$SERIES" base
+	assert_contains out "name no 'no-such-archive' archive"
+	assert_contains out "set SERIES_DEB_URI"
+	# A package whose checksum is not the pinned one.
+	(
+		. "$SERIES_ROOT/scripts/lib/common.sh"
+		. "$SERIES_ROOT/scripts/lib/base.sh"
+		BASE_TARBALL=/usr/src/x.tar.xz
+		echo changed >pkg.deb
+		sha_check pkg.deb 0000 "pkg 1.0"
+	) >out 2>&1 && fail "a changed package was accepted"
+	assert_contains out "expected 0000 (pkg 1.0, configs/base.conf): the package changed"
+	assert_contains out "point SERIES_TARBALL at a copy of x.tar.xz"
+}
+TESTS+=(test_base_fetch_errors)
+
+test_apply_export_fixture() {
+	make_tarball_fixture
+	local env=(env SERIES_CACHE="$PWD/c" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1)
+	expect_exit 0 out "${env[@]}" "$SERIES" base
+	local t=$PWD/c/linux base
+	base=$(git -C "$t" rev-parse HEAD)
+	# A one-patch stack, written by export from a branch.
+	git -C "$t" checkout -q -b work
+	echo 'obj-y += y.o' >>"$t/Makefile"
+	GIT_AUTHOR_DATE=2026-01-01T00:00:00Z git -C "$t" -c user.name=T -c user.email=t@t.invalid \
+		commit -q -a -s -m 'kbuild: Add y' -m 'Because.'
+	git -C "$t" config branch.work.description $'Cover subject\n\nCover body.'
+	expect_exit 0 out "${env[@]}" "$SERIES" export --branch work -o s
+	assert_eq "$(grep -v '^#' s/series)" "0001-kbuild-Add-y.patch" "exported series"
+	assert_contains s/patches/0000-cover-letter.patch "Subject: [PATCH 0/1] Cover subject"
+	assert_contains s/patches/0000-cover-letter.patch "base-commit: $base"
+	git -C "$t" checkout -q base
+	# apply, then export again: byte for byte.
+	expect_exit 0 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" apply
+	expect_exit 0 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" export -o s2
+	diff -r s s2 || fail "export after apply is not byte-identical"
+	# Re-applying over a branch with other commits keeps them.
+	git -C "$t" -c user.name=T -c user.email=t@t.invalid commit -q --allow-empty -m local
+	local mine
+	mine=$(git -C "$t" rev-parse HEAD)
+	expect_exit 0 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" apply
+	assert_contains out "kept as refs/series-backup/sae-series"
+	assert_eq "$(git -C "$t" rev-parse refs/series-backup/sae-series)" "$mine" "backup ref"
+	# A git operation in progress is refused, nothing is touched.
+	touch "$t/.git/MERGE_HEAD"
+	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" apply
+	assert_contains out "a git operation is in progress"
+	rm "$t/.git/MERGE_HEAD"
+	# Local changes are refused too.
+	echo dirty >>"$t/Makefile"
+	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" apply
+	assert_contains out "has uncommitted changes"
+	git -C "$t" checkout -q -f sae-series
+	# bisect judges the stack of SERIES_FILE, never another branch with
+	# as many commits: another diff, or another subject, is refused.
+	expect_exit 0 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" apply
+	git -C "$t" checkout -q -b other sae-series~1
+	echo 'obj-y += w.o' >>"$t/Makefile"
+	GIT_AUTHOR_DATE=2026-01-01T00:00:00Z git -C "$t" -c user.name=T -c user.email=t@t.invalid \
+		commit -q -a -s -m 'kbuild: Add y' -m 'Because.'
+	git -C "$t" checkout -q sae-series
+	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" SERIES_NO_INSTALL=1 "$SERIES" bisect --branch other
+	assert_contains out "branch other is not the stack of $PWD/s/series: commit 1"
+	assert_contains out "has another diff than patch 0001-kbuild-Add-y.patch"
+	git -C "$t" checkout -q other
+	GIT_AUTHOR_DATE=2026-01-01T00:00:00Z git -C "$t" -c user.name=T -c user.email=t@t.invalid \
+		commit -q --amend -m 'kbuild: Add w' -m 'Because.'
+	git -C "$t" checkout -q sae-series
+	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" SERIES_NO_INSTALL=1 "$SERIES" bisect --branch other
+	assert_contains out "commit 1 is 'kbuild: Add w', patch 1 0001-kbuild-Add-y.patch 'kbuild: Add y'"
+	# A patch file written otherwise (more context, a second bracketed
+	# prefix) is still the stack it applies to.
+	mkdir -p s3/patches
+	git -C "$t" format-patch -q -U5 --subject-prefix='PATCH] [RFC' -o "$PWD/s3/patches" sae-series~1..sae-series
+	(cd s3/patches && ls) >s3/series
+	printf '%s\n' 'set -euo pipefail' 'SERIES_PROG=t' '. "$1/scripts/lib/common.sh"' 'series_load_config' \
+		'. "$1/scripts/lib/tree.sh"' '. "$1/scripts/lib/bisect.sh"' 'series_read' \
+		'mapfile -t commits < <(tgit rev-list --reverse "$2..sae-series")' \
+		'branch_is_series sae-series "${commits[@]}"' 'echo same' >drive.sh
+	expect_exit 0 out env SERIES_CACHE="$PWD/c" SERIES_FILE="$PWD/s3/series" bash drive.sh "$SERIES_ROOT" "$base"
+	assert_contains out same
+	assert_contains s3/patches/0001-kbuild-Add-y.patch "Subject: [PATCH] [RFC] kbuild: Add y"
+}
+TESTS+=(test_apply_export_fixture)
