@@ -173,18 +173,19 @@ test_verdict_records() {
 	rm "$v/duration"
 	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
 	assert_contains out "is not valid (no duration)"
+	# skipping_twice SUMMARY: a unit that skips with SUMMARY, run twice.
+	skipping_twice() {
+		printf '#!/bin/sh\necho run >>"$RUNS"\necho "%s" >"$SERIES_CHECK_RESULT_DIR/summary"\nexit 4\n' "$1" | fake_unit
+		: >runs
+		expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+		expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+		assert_contains out "status=skip"
+	}
 	# A unit that skips because its tool is missing: never kept.
-	printf '#!/bin/sh\necho run >>"$RUNS"\necho "SKIP: qemu-system-x missing (Debian package qemu-system-y)" >"$SERIES_CHECK_RESULT_DIR/summary"\nexit 4\n' | fake_unit
-	: >runs
-	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
-	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
-	assert_contains out "status=skip"
+	skipping_twice "SKIP: qemu-system-x missing (Debian package qemu-system-y)"
 	assert_eq "$(wc -l <runs)" 2 "runs of a unit that skips for a missing tool"
 	# Other skips are verdicts, kept and reused.
-	printf '#!/bin/sh\necho run >>"$RUNS"\necho "SKIP: no header at this step" >"$SERIES_CHECK_RESULT_DIR/summary"\nexit 4\n' | fake_unit
-	: >runs
-	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
-	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	skipping_twice "SKIP: no header at this step"
 	assert_contains out "skip (cached)"
 	assert_eq "$(wc -l <runs)" 1 "runs of a unit that skips for its step"
 }
