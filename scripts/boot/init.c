@@ -19,6 +19,10 @@
  * then powers the machine off.  The KVM selftests exit 0 when they pass
  * and 4 (KSFT_SKIP) when they skip; anything else is a failure.  The
  * kernel may run without POSIX timers, so the timeout is polled.
+ *
+ * Every test starts with the wall clock at TEST_EPOCH: the KVM selftests
+ * seed their random numbers from time(0) and print the seed, so that
+ * their output is the same at the base and at the step.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +41,7 @@
 #define KSFT_SKIP	4
 #define MAX_ARGS	16
 #define LINE_MAX_LEN	4096
+#define TEST_EPOCH	1700000000
 
 static double now(void)
 {
@@ -93,6 +98,11 @@ static void run_test(char *name, int timeout, char **argv)
 		return;
 	}
 	if (pid == 0) {
+		struct timespec epoch = { TEST_EPOCH, 0 };
+
+		if (clock_settime(CLOCK_REALTIME, &epoch))
+			printf("series-boot: out %s: clock_settime: %s\n", name, strerror(errno));
+		fflush(stdout);
 		dup2(fds[1], STDOUT_FILENO);
 		dup2(fds[1], STDERR_FILENO);
 		close(fds[0]);

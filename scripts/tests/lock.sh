@@ -51,11 +51,16 @@ TESTS+=(test_cache_lock)
 # included, and drops the lock; SIGKILL, which no trap sees, leaves the
 # lock with the process that runs the command while it runs.
 test_command_signals() {
-	local tag=series-sig-$$ pid rc t0
+	local tag=series-sig-$$ pid rc t0 sig sigs=() ignored=()
 	mkdir -p c fakebin
 	printf '#!/bin/sh\nsh -c "sleep 300; : %s"\necho 0\n' "$tag" >fakebin/du
 	chmod +x fakebin/du
+	# A signal ignored since this process started cannot be trapped
+	# below it: it is left out, and the test is then a SKIP.
 	for sig in TERM INT HUP; do
+		if sig_ignored "$sig"; then ignored+=("$sig"); else sigs+=("$sig"); fi
+	done
+	for sig in "${sigs[@]}"; do
 		set -m
 		env PATH="$PWD/fakebin:$PATH" SERIES_CACHE="$PWD/c" "$SERIES" cache stats >out 2>&1 &
 		pid=$!
@@ -93,5 +98,6 @@ test_command_signals() {
 	pkill -f "$tag" || true
 	expect_exit 0 out env SERIES_CACHE="$PWD/c" "$SERIES" cache stats
 	assert_contains out "is gone"
+	[ ${#ignored[@]} = 0 ] || skip "ignored where this test runs, not tested: SIG${ignored[*]}"
 }
 TESTS+=(test_command_signals)

@@ -104,14 +104,15 @@ TESTS+=(test_versions)
 # tree; no commit of this repository is needed, the versions are made
 # here in a repository of their own.
 test_range_diff_bases() {
-	local b r=$PWD/r c1 base_a base_b
+	local b r=$PWD/r c1 base_a base_b top
+	top=$(conf_get "$SERIES_ROOT/configs/base.conf" BASE_TOPDIR)
 	for b in a b; do
-		mkdir -p "t$b/linux-source-6.12/include"
-		printf 'obj-y += x.o\n' >"t$b/linux-source-6.12/Makefile"
-		echo "/* base $b */" >"t$b/linux-source-6.12/include/$b.h"
+		mkdir -p "t$b/$top/include"
+		printf 'obj-y += x.o\n' >"t$b/$top/Makefile"
+		echo "/* base $b */" >"t$b/$top/include/$b.h"
 		printf '*.o\n\n#\n# Debian packaging: ignore everything at the top level, since it isn'"'"'t\n# included in our repository\n#\n/*\n!/debian/\n' \
-			>"t$b/linux-source-6.12/.gitignore"
-		tar -C "t$b" -cJf "$b.tar.xz" linux-source-6.12
+			>"t$b/$top/.gitignore"
+		tar -C "t$b" -cJf "$b.tar.xz" "$top"
 	done
 	mkdir -p "$r"
 	cp -r "$SERIES_ROOT/scripts" "$SERIES_ROOT/configs" "$r/"

@@ -4,13 +4,15 @@
 # apply and export on a fixture tree.
 # Each test runs in its own empty directory ($TEST_WORK) in a subshell.
 
-# A tiny stand-in for the Debian tarball, with the packaging block.
+# A tiny stand-in for the Debian tarball of configs/base.conf (its top
+# directory), with the packaging block; the BASE_* values are loaded.
 make_tarball_fixture() {
-	mkdir -p t/linux-source-6.12/include
-	printf 'obj-y += x.o\n' >t/linux-source-6.12/Makefile
-	printf '#\n# Normal rules\n#\n*.o\n\n#\n# Debian packaging: ignore everything at the top level, since it isn'"'"'t\n# included in our repository\n#\n/*\n!/debian/\n' >t/linux-source-6.12/.gitignore
-	echo '/* x */' >t/linux-source-6.12/include/x.h
-	tar -C t -cJf fake.tar.xz linux-source-6.12
+	conf_load "$SERIES_ROOT/configs/base.conf" BASE_
+	mkdir -p "t/$BASE_TOPDIR/include"
+	printf 'obj-y += x.o\n' >"t/$BASE_TOPDIR/Makefile"
+	printf '#\n# Normal rules\n#\n*.o\n\n#\n# Debian packaging: ignore everything at the top level, since it isn'"'"'t\n# included in our repository\n#\n/*\n!/debian/\n' >"t/$BASE_TOPDIR/.gitignore"
+	echo '/* x */' >"t/$BASE_TOPDIR/include/x.h"
+	tar -C t -cJf fake.tar.xz "$BASE_TOPDIR"
 }
 
 test_base_tarball() {
@@ -23,8 +25,9 @@ test_base_tarball() {
 	expect_exit 0 out2 env SERIES_CACHE="$PWD/c2" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1 "$SERIES" base
 	# Deterministic: the same tarball gives the same commit anywhere.
 	assert_eq "$(git -C c1/linux rev-parse HEAD)" "$(git -C c2/linux rev-parse HEAD)" "base commit of two caches"
+	local date=${BASE_DATE%+0000}+00:00
 	assert_eq "$(git -C c1/linux log -1 --format='%an <%ae> %ad %cn %cd' --date=iso-strict)" \
-		"Debian linux-source importer <linux-source@debian.invalid> 2025-11-28T00:00:00+00:00 Debian linux-source importer 2025-11-28T00:00:00+00:00"
+		"$BASE_IDENT_NAME <$BASE_IDENT_EMAIL> $date $BASE_IDENT_NAME $date"
 	# The Debian block is gone: a new file under include/ is not ignored.
 	assert_not_contains c1/linux/.gitignore "Debian packaging"
 	assert_contains c1/linux/.gitignore "*.o"
@@ -44,13 +47,13 @@ test_base_tarball() {
 	first=$(git -C c1/linux rev-parse HEAD)
 	cp -r "$SERIES_ROOT/configs" cfg2
 	sed -i 's/^BASE_TAG=.*/BASE_TAG=v0-other/; s/^BASE_COMMIT=.*/BASE_COMMIT=/' cfg2/base.conf
-	echo '/* y */' >t/linux-source-6.12/include/y.h
-	tar -C t -cJf other.tar.xz linux-source-6.12
+	echo '/* y */' >"t/$BASE_TOPDIR/include/y.h"
+	tar -C t -cJf other.tar.xz "$BASE_TOPDIR"
 	expect_exit 0 out env SERIES_CACHE="$PWD/c1" SERIES_CONFIGS="$PWD/cfg2" SERIES_TARBALL="$PWD/other.tar.xz" \
 		SERIES_ALLOW_TARBALL=1 "$SERIES" base
 	assert_eq "$(git -C c1/linux rev-parse HEAD)" "$first" "HEAD after a second base joined"
 	git -C c1/linux cat-file -e v0-other:include/y.h || fail "the second base is not in the tree"
-	! git -C c1/linux cat-file -e v6.12.118-debian:include/y.h 2>/dev/null || fail "the first base changed"
+	! git -C c1/linux cat-file -e "$BASE_TAG:include/y.h" 2>/dev/null || fail "the first base changed"
 	[ -z "$(find c1 -maxdepth 1 -name 'base.*')" ] || fail "base left its work directory"
 }
 TESTS+=(test_base_tarball)
@@ -62,7 +65,8 @@ test_base_fetch_errors() {
 	sed -i 's|^BASE_TARBALL=.*|BASE_TARBALL=/nonexistent/linux-source-0.tar.xz|' cfg/base.conf
 	expect_exit 1 out env SERIES_CACHE="$PWD/c" SERIES_CONFIGS="$PWD/cfg" \
 		SERIES_DEB_URI="file://$PWD/no-such-archive" "$SERIES" base
-	assert_contains out "could not download linux-source-6.12=6.12.118-1~deb12u1 from bookworm-security"
+	conf_load cfg/base.conf BASE_
+	assert_contains out "could not download $BASE_DEB_PACKAGE=$BASE_DEB_VERSION from $BASE_DEB_SUITE"
 	assert_contains out "set SERIES_TARBALL to a copy of linux-source-0.tar.xz"
 	[ ! -e c/linux ] || fail "a failed fetch left a tree"
 	[ -z "$(find c -maxdepth 1 -name 'base.*')" ] || fail "a failed fetch left its work directory"

@@ -514,6 +514,55 @@ test_coccinelle_select() {
 }
 TESTS+=(test_coccinelle_select)
 
+# The kernel-doc unit on a two-commit git tree with stand-ins for
+# scripts/kernel-doc: Python's and Perl's message forms give the same
+# verdict, a warning printed twice is one, and a kernel-doc that cannot
+# run (a traceback, an exit status) fails instead of passing.
+test_kernel_doc_unit() {
+	local r=$SERIES_ROOT/scripts/checks/kernel-doc/run
+	mkdir -p tree/scripts res
+	printf 'int f(int a);\n' >tree/x.c
+	tgit_t() { git -C tree -c user.name=t -c user.email=t@example.org "$@"; }
+	# kd LANG BODY: scripts/kernel-doc, a LANG script that runs BODY (sh).
+	kd() {
+		printf '#!/usr/bin/env %s\n' "$1" >tree/scripts/kernel-doc
+		printf '%s\n' "$2" >tree/kd.sh
+	}
+	run_kd() {
+		(cd tree && SERIES_CHECK_RESULT_DIR=$PWD/../res SERIES_CHECK_CHANGES=$PWD/../changes \
+			SERIES_CHECK_PARENT=HEAD~1 PATH=$PWD/../bin:$PATH bash "$r")
+	}
+	# The interpreters run the stand-in's body, whatever its language.
+	mkdir -p bin
+	printf '#!/bin/sh\nshift; exec sh "$(dirname "$0")/../tree/kd.sh" "$@"\n' >bin/python3
+	cp bin/python3 bin/perl
+	chmod +x bin/python3 bin/perl
+	tgit_t init -q && tgit_t add x.c && tgit_t commit -qm base
+	printf 'int f(int b);\n' >tree/x.c
+	tgit_t commit -qam step
+	printf 'M\tx.c\n' >changes
+	# At the step (x.c says b), one warning, printed twice.
+	kd python3 'grep -q "int b" "$2" || exit 0; for i in 1 2; do echo "Warning: $2:1 function parameter '"'"'b'"'"' not described in '"'"'f'"'"'" >&2; done'
+	expect_exit 1 out run_kd
+	assert_eq "$(cat res/summary)" "1 new warning(s): x.c: warning: function parameter 'b' not described in 'f'" "python form"
+	kd perl 'grep -q "int b" "$2" || exit 0; echo "$2:1: warning: Function parameter or struct member '"'"'b'"'"' not described in '"'"'f'"'"'" >&2'
+	expect_exit 1 out run_kd
+	assert_contains res/summary "1 new warning(s): x.c: warning: Function parameter or struct member 'b'"
+	kd python3 'exit 0'
+	expect_exit 0 out run_kd
+	assert_contains res/summary "no new warning on 1 touched C file(s)"
+	kd python3 'echo "Traceback (most recent call last):" >&2'
+	expect_exit 1 out run_kd
+	assert_eq "$(cat res/summary)" "kernel-doc printed a line this check does not understand: Traceback (most recent call last):" "traceback"
+	kd python3 'exit 3'
+	expect_exit 1 out run_kd
+	assert_eq "$(cat res/summary)" "kernel-doc exited with status 3 on x.c" "exit status"
+	kd bash 'exit 0'
+	expect_exit 1 out run_kd
+	assert_contains res/summary "scripts/kernel-doc: no known interpreter in its first line"
+}
+TESTS+=(test_kernel_doc_unit)
+
 # The sparse unit's helper on a two-commit git tree and a build directory
 # made by hand, with a stand-in for sparse: what it runs at the parent
 # (paths into the parent's extract, a moved source's own directory, the
