@@ -145,7 +145,7 @@ TESTS+=(test_warning_sets)
 # header repeats itself or the base already had twice is not.
 test_decl_once() {
 	local D="$SERIES_ROOT/scripts/lib/decl-once.py"
-	command -v gcc >/dev/null || { echo "SKIP: no gcc"; return 0; }
+	need_tool gcc gcc
 	mkdir -p build/init inc/shared/x inc/other
 	printf 'savedcmd_init/main.o := gcc -Wall -I %s/inc -c -o init/main.o ../init/main.c\n' "$PWD" \
 		>build/init/.main.o.cmd
@@ -775,10 +775,7 @@ TESTS+=(test_affected_arches)
 # jobs, a merge job after them, and only subcommands the tool has.
 test_ci_pipelines() {
 	local py=''
-	if ! command -v yamllint >/dev/null 2>&1; then
-		{ [ "$(id -u)" -eq 0 ] && [ "${SERIES_NO_INSTALL:-0}" != 1 ] && apt_install yamllint; } ||
-			skip "yamllint not installed (Debian package yamllint)"
-	fi
+	need_tool yamllint yamllint
 	yamllint -f parsable -d '{extends: default, rules: {line-length: {max: 120}, document-start: disable, truthy: {check-keys: false}}}' \
 		"$SERIES_ROOT"/ci/*.yml ||
 		fail "yamllint reports problems in ci/"
@@ -831,9 +828,7 @@ EOF
 TESTS+=(test_ci_pipelines)
 
 test_shellcheck() {
-	if ! command -v shellcheck >/dev/null 2>&1; then
-		[ "$(id -u)" -eq 0 ] && apt_install shellcheck || skip "shellcheck not installed (Debian package shellcheck)"
-	fi
+	need_tool shellcheck shellcheck
 	cd "$SERIES_ROOT" || exit
 	shellcheck -x -S warning scripts/series scripts/lib/*.sh scripts/mail/*.sh scripts/checks/*/run \
 		scripts/tests/run scripts/tests/*.sh .ci/run || fail "shellcheck reports warnings"
@@ -849,4 +844,17 @@ test_need_tools() {
 		'. "$1/scripts/lib/common.sh"; need_tools sh:dash /bin/sh:dash' _ "$SERIES_ROOT"
 }
 TESTS+=(test_need_tools)
+
+# A test whose tool is missing is a SKIP that names the package, never a
+# pass: need_tool of the test runner, without installing.
+test_need_tool_skips() {
+	local rc=0
+	(SERIES_NO_INSTALL=1 need_tool no-such-tool-xyz no-such-package; echo reached) >out 2>&1 || rc=$?
+	assert_eq "$rc" "$EX_SKIP" "need_tool of a missing tool"
+	assert_contains out "SKIP: no-such-tool-xyz not installed (Debian package no-such-package)"
+	assert_not_contains out reached
+	(need_tool sh dash; echo reached) >out 2>&1 || fail "need_tool of a present tool"
+	assert_contains out reached
+}
+TESTS+=(test_need_tool_skips)
 
