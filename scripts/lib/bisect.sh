@@ -39,15 +39,16 @@ check_load() {
 }
 
 # check_tools_missing: print "cmd (Debian package pkg)" for each tool of
-# the loaded check that is missing and could not be installed.
+# the loaded check that is missing and could not be installed.  A tool is
+# a command, or a file if it starts with / (have).
 check_tools_missing() {
 	local spec cmd pkg
 	for spec in $CHECK_TOOLS; do
 		cmd=${spec%%:*} pkg=${spec#*:}
-		command -v "$cmd" >/dev/null 2>&1 && continue
+		have "$cmd" && continue
 		if [ "$(id -u)" -eq 0 ] && [ "${SERIES_NO_INSTALL:-0}" != 1 ]; then
 			apt_install "$pkg" >/dev/null 2>&1 || true
-			command -v "$cmd" >/dev/null 2>&1 && continue
+			have "$cmd" && continue
 		fi
 		printf '%s (Debian package %s)\n' "$cmd" "$pkg"
 	done

@@ -515,6 +515,23 @@ test_fault_kernel_doc() {
 	assert_eq "$(cat "$res/$(printf %04d $((k - 1)))/all/kernel-doc/status")" pass "kernel-doc at patch $((k - 1))"
 }
 TESTS+=(test_fault_kernel_doc)
+# An SPDX identifier that LICENSES/ does not have, in a file a patch
+# creates: checkpatch finds it only if scripts/spdxcheck.py can run
+# (Python's ply and git), which the checkpatch unit makes sure of; without
+# them checkpatch used to take spdxcheck's traceback for a valid license.
+test_fault_spdx_license() {
+	gate_config
+	local f=virt/kvm/arm64/mmu.c n res=$TEST_OUT/fault-spdx
+	need_in_stack "$f"
+	n=$(last_patch_touching "$f")
+	fault_bisect fault-spdx "$n" "$f" \
+		'// SPDX-License-Identifier: GPL-2.0-only' '// SPDX-License-Identifier: GPL-2.0-bogus' \
+		--check checkpatch
+	grep -q "^first bad: patch $n .* on all: checkpatch: .*SPDX_LICENSE_TAG: 'SPDX-License-Identifier: GPL-2.0-bogus' is not supported" out ||
+		fail "the unknown license is not attributed to patch $n"
+	assert_not_contains "$res/$(printf %04d "$n")/all/checkpatch/log" "Traceback"
+}
+TESTS+=(test_fault_spdx_license)
 
 test_fault_coccinelle() {
 	gate_config

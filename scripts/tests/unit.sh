@@ -493,6 +493,9 @@ test_checkpatch_allowlist() {
 	expect_exit 1 out python3 "$r" allow patches/0002-y.patch reports
 	assert_contains out "counted: 1, accepted: 2"
 	assert_contains out "a.c:9: ERROR:FILE_PATH_CHANGES"
+	# The counted report comes first, for the unit's summary.
+	[ "$(grep -m1 -E '(ERROR|WARNING|CHECK):' out)" = "a.c:9: ERROR:FILE_PATH_CHANGES: made-up error of an accepted type" ] ||
+		fail "the counted report is not the first one"
 	printf 'x\tLONG_LINE\n' >bad
 	expect_exit 2 out python3 "$r" bad patches/0001-x.patch reports
 	assert_contains out "bad:1: want 'PATCH TYPE REASON...'"

@@ -59,7 +59,8 @@ def main(argv):
             counted.append(block)
         else:
             accepted.append(f"{block}\naccepted ({m.group(2)}): {why}")
-    for b in accepted + counted:
+    # Counted reports first: the unit's summary names the first report.
+    for b in counted + accepted:
         print(b + "\n")
     print(f"counted: {len(counted)}, accepted: {len(accepted)}")
     return 1 if counted else 0
