@@ -157,3 +157,17 @@ test_apply_export_fixture() {
 	assert_contains s3/patches/0001-kbuild-Add-y.patch "Subject: [PATCH] [RFC] kbuild: Add y"
 }
 TESTS+=(test_apply_export_fixture)
+
+# A branch name git refuses is refused before anything is locked, made
+# or applied: no cache directory appears, and the error names the option.
+test_bad_branch_name() {
+	local c
+	for c in apply export bisect; do
+		expect_exit 2 out env SERIES_CACHE="$TEST_WORK/cache" "$SERIES" "$c" --branch 'bad..name'
+		assert_contains out "--branch bad..name: not a valid branch name"
+		[ ! -e "$TEST_WORK/cache" ] || fail "$c made $TEST_WORK/cache before checking its --branch"
+	done
+	expect_exit 2 out env SERIES_CACHE="$TEST_WORK/cache" "$SERIES" apply --branch
+	assert_contains out "--branch needs a branch name"
+}
+TESTS+=(test_bad_branch_name)
