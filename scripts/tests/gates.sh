@@ -588,10 +588,10 @@ test_fault_sparse() {
 TESTS+=(test_fault_sparse)
 test_fault_syntax_error() {
 	gate_config
-	# s390-only code that no later patch touches (gmap.c is built for KVM).
-	fault_stack fault-syntax 2 arch/s390/kvm/gmap/gmap.c \
-		$'struct gmap *gmap_new(struct kvm *kvm, gfn_t limit)\n{\n' \
-		$'struct gmap *gmap_new(struct kvm *kvm, gfn_t limit)\n{\n\tint series_fault = 0\n'
+	# s390-only code that no later patch touches (dat.c is built for KVM).
+	fault_stack fault-syntax 2 arch/s390/kvm/gmap/dat.c \
+		$'int kvm_s390_mmu_cache_topup(struct kvm_s390_mmu_cache *mc)\n{\n' \
+		$'int kvm_s390_mmu_cache_topup(struct kvm_s390_mmu_cache *mc)\n{\n\tint series_fault = 0\n'
 	local res=$TEST_OUT/fault-syntax
 	# Not on arm64: going back from the tip across the UAPI header moves
 	# of patches 1-6 has broken the arm64 incremental build here (a
@@ -601,10 +601,10 @@ test_fault_syntax_error() {
 		"$SERIES" bisect --branch fault-syntax --arch s390 --arch x86_64
 	cat out
 	assert_contains out "first bad: patch 2 (0002-"
-	grep -q '^first bad: patch 2 .* on s390: build: build failed: .*gmap.c.*error' out ||
+	grep -q '^first bad: patch 2 .* on s390: build: build failed: .*dat.c.*error' out ||
 		fail "the syntax error is not attributed to patch 2 on s390"
 	assert_contains out "reproduce patch 2 with: scripts/series build s390 "
-	assert_eq "$(cat "$res/0002/x86_64/build/status")" pass "x86_64 at patch 2 (does not build s390's gmap.c)"
+	assert_eq "$(cat "$res/0002/x86_64/build/status")" pass "x86_64 at patch 2 (does not build s390's dat.c)"
 	assert_eq "$(cat "$res/0001/s390/build/status")" pass "s390 at patch 1"
 	[ ! -e "$res/0003" ] || fail "the bisect went on past the first bad patch"
 }
