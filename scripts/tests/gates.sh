@@ -1007,6 +1007,11 @@ PY
 	CLEANUP_BRANCHES=()
 	trap cleanup_branches EXIT
 	snap_script
+	# Both .config files from the base config and the fragments of this
+	# revision: a build directory that last built another step keeps that
+	# step's options (the series' kvm-arm64 fragment among them), and the
+	# two builds must differ in the selections only.
+	rm -f "$SERIES_BUILD/s390/.series-config-key" "$SERIES_CACHE/build-merged/s390/.series-config-key"
 	expect_exit 0 out "$SERIES" build s390 "$rev"
 	expect_exit 0 out bash snap.sh "$SERIES_ROOT" plain
 	grep -h ': warning:' "$SERIES_BUILD/s390/.series-build.log" | LC_ALL=C sort -u >warnings.plain || true
