@@ -190,9 +190,15 @@ cmd_config() {
 	info "$ARCH_NAME: $ARCH_BUILD_DIR/.config ok ($(arch_config_key))"
 }
 
+# build_restore: check out again what the tree had before cmd_build.
+BUILD_ORIG=
+build_restore() {
+	[ -z "$BUILD_ORIG" ] || tgit checkout -q "$BUILD_ORIG"
+}
+
 # cmd_build ARCH [REV]: incremental build of REV (default HEAD).
 cmd_build() {
-	local rev="" orig t0 log
+	local rev="" t0 log
 	[ $# -ge 1 ] && [ $# -le 2 ] || die_usage "usage: build ARCH [REV]"
 	arch_load "$1"
 	rev=${2:-}
@@ -201,12 +207,14 @@ cmd_build() {
 	tree_require_clean
 	if [ -n "$rev" ]; then
 		tgit rev-parse -q --verify "$rev^{commit}" >/dev/null || die "build: '$rev' is not a commit in $SERIES_TREE"
-		orig=$(tgit symbolic-ref -q --short HEAD || tgit rev-parse HEAD)
+		BUILD_ORIG=$(tgit symbolic-ref -q --short HEAD || tgit rev-parse HEAD)
+		at_exit build_restore
 		tgit checkout -q --detach "$rev"
-		# shellcheck disable=SC2064
-		trap "tgit checkout -q '$orig'" EXIT
 	fi
-	arch_config || die "$ARCH_NAME: no valid configuration"
+	# The build directory may have last built another step, whose
+	# olddefconfig dropped the options that this one's Kconfig adds: merge
+	# the series' fragments again at this revision.
+	{ arch_config && arch_reconfig; } || die "$ARCH_NAME: no valid configuration"
 	log=$ARCH_BUILD_DIR/.series-build.log
 	tgit rev-parse 'HEAD^{tree}' >"$ARCH_BUILD_DIR/.series-built-tree"
 	t0=$(now)
