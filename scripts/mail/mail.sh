@@ -55,9 +55,11 @@ mail_recipients() {
 	done
 }
 
-# cmd_mbox [--version N] [-o FILE]: the series as one threaded mbox.
+# cmd_mbox [--version N] [-o FILE]: the series as one threaded mbox.  The
+# patches from the subject that configs/versions.conf records as RFC_N on
+# are marked as a request for comments.
 cmd_mbox() {
-	local version=1 out="" tmp domain p files=()
+	local version=1 out="" tmp domain p rfc files=() rfc_args=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--version)
@@ -73,6 +75,15 @@ cmd_mbox() {
 	need_tools git:git perl:perl python3:python3
 	series_read
 	[ -f "$SERIES_PATCHES/$COVER_LETTER" ] || die "no cover letter patches/$COVER_LETTER"
+	rfc=''
+	[ ! -f "$SERIES_CONFIGS/versions.conf" ] || rfc=$(conf_get "$SERIES_CONFIGS/versions.conf" "RFC_$version")
+	if [ -n "$rfc" ]; then
+		for p in "${PATCHES[@]}"; do
+			[ "$(patch_subject "$SERIES_PATCHES/$p")" != "$rfc" ] || rfc_args=(--rfc-from "$rfc")
+		done
+		[ ${#rfc_args[@]} -gt 0 ] ||
+			die "configs/versions.conf: RFC_$version names a subject that no patch of the series has: $rfc"
+	fi
 	[ -d "$SERIES_TREE/.git" ] || die "no kernel tree at $SERIES_TREE; run '$SERIES_PROG base'"
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064
@@ -89,7 +100,7 @@ cmd_mbox() {
 	for p in "${PATCHES[@]}"; do files+=("$SERIES_PATCHES/$p"); done
 	domain=${SERIES_IDENT_EMAIL#*@}
 	python3 "$SERIES_ROOT/scripts/mail/mbox.py" --version "$version" \
-		--recipients "$tmp/recipients" --domain "$domain" \
+		--recipients "$tmp/recipients" --domain "$domain" "${rfc_args[@]}" \
 		"$SERIES_PATCHES/$COVER_LETTER" "${files[@]}" >"$tmp/mbox"
 	if [ -n "$out" ]; then
 		mv "$tmp/mbox" "$out"
@@ -106,7 +117,7 @@ cmd_mbox() {
 version_commit() {
 	local VERSION_1='' key=VERSION_$1 c
 	[ -f "$SERIES_CONFIGS/versions.conf" ] || die "no configs/versions.conf"
-	conf_load "$SERIES_CONFIGS/versions.conf" VERSION_
+	conf_load "$SERIES_CONFIGS/versions.conf" VERSION_ RFC_
 	c=${!key:-}
 	[ -n "$c" ] || die "configs/versions.conf records no v$1 (no $key=COMMIT line)"
 	git -C "$SERIES_ROOT" cat-file -e "$c^{commit}" 2>/dev/null ||

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Write the series as one threaded mbox, ready for a mail client or b4.
 
-  mbox.py --version N --recipients FILE --domain DOMAIN COVER PATCH...
+  mbox.py --version N --recipients FILE --domain DOMAIN [--rfc-from SUBJECT]
+          COVER PATCH...
 
 COVER and PATCH... are git format-patch files (the cover letter first,
 the patches in series order).  FILE holds the per-patch recipients that
@@ -15,7 +16,9 @@ The mbox on stdout:
   are folded between addresses to stay within 78 columns where they can
   (RFC 5322 allows no line over 998 characters);
 - subjects read '[PATCH vN k/T]' (plain '[PATCH k/T]' for version 1, as
-  git format-patch and b4 write a first posting);
+  git format-patch and b4 write a first posting); with --rfc-from, the
+  patch whose subject is SUBJECT and those after it are a request for
+  comments, '[RFC PATCH vN k/T]';
 - Message-Id is derived from the content of the series and the version,
   so that the same series gives the same mbox; every patch is a reply to
   the cover letter (In-Reply-To and References), as 'git send-email
@@ -23,7 +26,8 @@ The mbox on stdout:
 - the cover letter goes to every patch's To, with every Cc that is not a
   To.
 
-Exits 1 on a file that is not a format-patch message, 2 on bad usage.
+Exits 1 on a file that is not a format-patch message or a SUBJECT that
+no patch has, 2 on bad usage.
 """
 
 import argparse
@@ -103,6 +107,7 @@ def main(argv):
     ap.add_argument("--version", type=int, required=True)
     ap.add_argument("--recipients", required=True)
     ap.add_argument("--domain", required=True)
+    ap.add_argument("--rfc-from", metavar="SUBJECT")
     ap.add_argument("cover")
     ap.add_argument("patches", nargs="+")
     args = ap.parse_args(argv)
@@ -133,6 +138,12 @@ def main(argv):
         messages.append((path, headers, body, m.group(3)))
         digest.update(open(path, "rb").read())
     tag = digest.hexdigest()[:16]
+    rfc = len(messages)
+    if args.rfc_from is not None:
+        titles = [m[3] for m in messages]
+        if args.rfc_from not in titles[1:]:
+            raise MboxError(f"--rfc-from: no patch has the subject '{args.rfc_from}'")
+        rfc = titles.index(args.rfc_from, 1)
     width = len(str(total))
     prefix = "PATCH" if args.version == 1 else f"PATCH v{args.version}"
 
@@ -157,7 +168,8 @@ def main(argv):
         out.write("From git@z Thu Jan  1 00:00:00 1970\n")
         for name, value in headers:
             if name.lower() == "subject":
-                value = f"[{prefix} {k:0{width}d}/{total}] {title}"
+                rfc_tag = "RFC " if k >= rfc else ""
+                value = f"[{rfc_tag}{prefix} {k:0{width}d}/{total}] {title}"
             out.write(f"{name}: {value}\n")
         out.write(f"Message-Id: {msgid(k)}\n")
         if k > 0:

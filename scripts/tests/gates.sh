@@ -152,15 +152,25 @@ test_gate_apply_quilt() {
 }
 TESTS+=(test_gate_apply_quilt)
 
-# The mail round trip with the real client: 'series mbox' as Debian's b4
-# reads it.  b4 runs in the kernel tree so that it knows the base commit;
-# what it writes for 'git am' must rebuild the tree of 'series apply'.
+# The mail round trip with the real client: 'series mbox' of the version
+# after the last one recorded (its changelog against that one, its RFC
+# part) as Debian's b4 reads it.  b4 runs in the kernel tree so that it
+# knows the base commit; what it writes for 'git am' must rebuild the
+# tree of 'series apply'.
 test_gate_b4_am() {
 	gate_config
 	need_tools b4:b4
 	series_read
-	local n=${#PATCHES[@]} wt=$TEST_WORK/b4-tree mbx k p
-	expect_exit 0 out "$SERIES" mbox --version 1 -o "$TEST_WORK/series.mbox"
+	local n=${#PATCHES[@]} wt=$TEST_WORK/b4-tree mbx k p v=1 last rfc tag='' vtag=''
+	last=$(sed -n 's/^VERSION_\([1-9][0-9]*\)=.*/\1/p' "$SERIES_CONFIGS/versions.conf" | sort -n | tail -n 1)
+	if [ -n "$last" ]; then
+		git -C "$SERIES_ROOT" cat-file -e "$(conf_get "$SERIES_CONFIGS/versions.conf" "VERSION_$last")^{commit}" 2>/dev/null ||
+			skip "this clone of the repository lacks version $last (a shallow clone?)"
+		v=$((last + 1))
+	fi
+	[ "$v" = 1 ] || vtag=" v$v"
+	rfc=$(conf_get "$SERIES_CONFIGS/versions.conf" "RFC_$v")
+	expect_exit 0 out "$SERIES" mbox --version "$v" -o "$TEST_WORK/series.mbox"
 	mkdir -p "$TEST_WORK/b4"
 	(cd "$SERIES_TREE" && b4 am -m "$TEST_WORK/series.mbox" -o "$TEST_WORK/b4") >b4.out 2>&1 ||
 		{ cat b4.out; fail "b4 am failed"; }
@@ -168,12 +178,14 @@ test_gate_b4_am() {
 	assert_contains b4.out "Total patches: $n"
 	assert_contains b4.out "Base: using specified base-commit $BASE_COMMIT"
 	! grep -Eiq 'missing|not known|ignoring|warning|error' b4.out || fail "b4 am complained (above)"
-	# Every patch once, in series order.
+	# Every patch once, in series order, those from RFC_N on as RFC.
 	k=0
 	for p in "${PATCHES[@]}"; do
 		k=$((k + 1))
-		printf '  [PATCH %d/%d] %s\n' "$k" "$n" "$(patch_subject "$SERIES_PATCHES/$p")"
+		[ "$(patch_subject "$SERIES_PATCHES/$p")" != "$rfc" ] || tag=' RFC'
+		printf '  [PATCH%s%s %d/%d] %s\n' "$tag" "$vtag" "$k" "$n" "$(patch_subject "$SERIES_PATCHES/$p")"
 	done >want
+	[ -z "$rfc" ] || [ -n "$tag" ] || fail "no patch has the subject of RFC_$v: $rfc"
 	grep -E '^  (. )?\[PATCH ' b4.out | sed -E 's/^  (. )?/  /' >got
 	diff -u want got || fail "b4 lists other patches, or in another order"
 	mbx=$(find "$TEST_WORK/b4" -name '*.mbx')

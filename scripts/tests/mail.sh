@@ -50,6 +50,17 @@ EOF
 	cmp -s m1 m2 || fail "two runs on the same series differ"
 	expect_exit 0 m3 python3 "$r" --version 1 --recipients rcpt --domain example.org c.patch 1.patch 2.patch
 	assert_contains m3 "Subject: [PATCH 1/2] x: One"
+	# --rfc-from: that patch and those after it are RFC, the cover letter not.
+	expect_exit 0 m4 python3 "$r" --version 2 --recipients rcpt --domain example.org \
+		--rfc-from 'y: Two folded' c.patch 1.patch 2.patch
+	assert_eq "$(grep '^Subject: ' m4 | tr '\n' '|')" \
+		'Subject: [PATCH v2 0/2] x: The cover folded|Subject: [PATCH v2 1/2] x: One folded|Subject: [RFC PATCH v2 2/2] y: Two folded|' "RFC subjects"
+	expect_exit 0 m4 python3 "$r" --version 1 --recipients rcpt --domain example.org \
+		--rfc-from 'x: One folded' c.patch 1.patch 2.patch
+	assert_eq "$(grep -c '^Subject: \[RFC PATCH [12]/2\]' m4)" 2 "RFC subjects of version 1"
+	expect_exit 1 out python3 "$r" --version 2 --recipients rcpt --domain example.org \
+		--rfc-from 'x: The cover folded' c.patch 1.patch 2.patch
+	assert_contains out "mbox: --rfc-from: no patch has the subject 'x: The cover folded'"
 	# Bad input: numbering, recipients, version.
 	expect_exit 1 out python3 "$r" --version 1 --recipients rcpt --domain example.org c.patch 2.patch 1.patch
 	assert_contains out "mbox: 2.patch: subject numbers it 02/02, its place in the series is 1/2"
@@ -163,5 +174,11 @@ test_range_diff_bases() {
 	assert_eq "$(git -C "$t" merge-base series-v1 sae-series)" "" "the versions share a base"
 	assert_eq "$(git -C "$t" rev-list --max-parents=0 series-v1)" "$base_a" "v1's base"
 	assert_eq "$(git -C "$t" rev-list --max-parents=0 sae-series)" "$base_b" "the stack's base"
+	# An RFC part (RFC_N) that starts at no patch's subject is refused
+	# before anything is written.
+	printf 'VERSION_1=%s\nRFC_2=kbuild: Add w\n' "$c1" >"$r/configs/versions.conf"
+	expect_exit 1 out "${env[@]}" "$r/scripts/series" mbox --version 2 -o "$PWD/v2.mbox"
+	assert_contains out "configs/versions.conf: RFC_2 names a subject that no patch of the series has: kbuild: Add w"
+	[ ! -e v2.mbox ] || fail "an mbox was written"
 }
 TESTS+=(test_range_diff_bases)
