@@ -55,6 +55,12 @@ mail_recipients() {
 	done
 }
 
+MBOX_TMP=
+mbox_cleanup() {
+	[ -z "$MBOX_TMP" ] || rm -rf -- "$MBOX_TMP"
+	MBOX_TMP=
+}
+
 # cmd_mbox [--version N] [-o FILE]: the series as one threaded mbox.  The
 # patches from the subject that configs/versions.conf records as RFC_N on
 # are marked as a request for comments.
@@ -85,9 +91,9 @@ cmd_mbox() {
 			die "configs/versions.conf: RFC_$version names a subject that no patch of the series has: $rfc"
 	fi
 	[ -d "$SERIES_TREE/.git" ] || die "no kernel tree at $SERIES_TREE; run '$SERIES_PROG base'"
+	at_exit mbox_cleanup
 	tmp=$(mktemp -d)
-	# shellcheck disable=SC2064
-	trap "rm -rf '$tmp'" EXIT
+	MBOX_TMP=$tmp
 	# A later version says what changed since the one before, patch by patch.
 	if [ "$version" -gt 1 ]; then
 		version_extract "$((version - 1))" "$tmp/prev"
@@ -108,8 +114,7 @@ cmd_mbox() {
 	else
 		cat "$tmp/mbox"
 	fi
-	rm -rf "$tmp"
-	trap - EXIT
+	mbox_cleanup
 }
 
 # version_commit N: the commit of this repository that holds version N
