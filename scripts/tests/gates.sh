@@ -252,7 +252,7 @@ EOF
 	expect_exit 1 out env SERIES_FILE="$PWD/v2/series" "$SERIES" mbox --version 2 -o v2.mbox
 	assert_contains out "the cover letter's changelog for v2 is incomplete"
 	expect_exit 0 out "$SERIES" mbox --version 2 -o v2.mbox
-	assert_eq "$(grep -c "^Subject: \[PATCH v2 [0-9]*/$n_new\]" v2.mbox)" "$((n_new + 1))" "v2 subjects"
+	assert_eq "$(grep -Ec "^Subject: \[(RFC )?PATCH v2 [0-9]*/$n_new\]" v2.mbox)" "$((n_new + 1))" "v2 subjects"
 }
 TESTS+=(test_gate_range_diff)
 
@@ -901,8 +901,9 @@ test_fault_declared_twice() {
 	gate_config
 	local res=$TEST_OUT/fault-declared n file=arch/arm64/include/asm/kvm_host.h
 	need_in_stack include/kvm/arm64/guest.h
-	# The last patch that moves declarations out of <asm/kvm_host.h>
-	# leaves one of them behind: it compiles, and is declared twice.
+	# The last patch that touches arm64's <asm/kvm_host.h> (after those
+	# that move declarations out of it) leaves one of them there: it
+	# compiles, and is declared twice.
 	n=$(last_patch_touching "$file")
 	fault_bisect fault-declared "$n" "$file" \
 		$'int kvm_arm_copy_sys_reg_indices(struct kvm_vcpu *vcpu, u64 __user *uindices);\n' \
