@@ -49,6 +49,11 @@ bench_touch_last() {
 	info "bench: $1 = the stack with $file touched in its last patch"
 }
 
+# bench_cleanup: at exit, delete the branch that bench makes.
+bench_cleanup() {
+	tgit branch -q -D series-bench-touched 2>/dev/null || true
+}
+
 # cmd_bench: see usage.
 cmd_bench() {
 	[ $# -eq 0 ] || die_usage "bench takes no arguments"
@@ -65,8 +70,7 @@ cmd_bench() {
 		arch_need_toolchain
 	done
 	mkdir -p "$BENCH_DIR"
-	# shellcheck disable=SC2064
-	trap "tgit branch -q -D series-bench-touched 2>/dev/null || true" EXIT
+	at_exit bench_cleanup
 
 	info "bench (a): cold build of the tip for ${arches[*]}"
 	bench_cold

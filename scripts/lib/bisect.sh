@@ -530,9 +530,17 @@ branch_is_series() {
 	done
 }
 
+# bisect_restore: at exit, remove cmd_bisect's list of changed paths and
+# check out again what it found checked out.
+BISECT_CHANGES='' BISECT_ORIG=''
+bisect_restore() {
+	[ -z "$BISECT_CHANGES" ] || rm -f -- "$BISECT_CHANGES"
+	[ -z "$BISECT_ORIG" ] || tgit checkout -q -f "$BISECT_ORIG" 2>/dev/null || true
+}
+
 # cmd_bisect: see usage.
 cmd_bisect() {
-	local branch=$SERIES_BRANCH to="" keep_going=0 base k arch check commits=() orig
+	local branch=$SERIES_BRANCH to="" keep_going=0 base k arch check commits=()
 	local changes arches first_bad="" a t0 needed=() selected_checks=() c shard='' mine=()
 	SELECTED_ARCHES=() SHARD_UNITS=()
 	while [ $# -gt 0 ]; do
@@ -579,10 +587,10 @@ cmd_bisect() {
 
 	# Every arch some step needs, toolchains first: a missing cross
 	# compiler is a set-up error (exit 2 naming its package), not a verdict.
-	changes=$(mktemp)
-	orig=$(tgit symbolic-ref -q --short HEAD || tgit rev-parse HEAD)
-	# shellcheck disable=SC2064
-	trap "rm -f '$changes'; tgit checkout -q -f '$orig' 2>/dev/null || true" EXIT
+	BISECT_CHANGES=$(mktemp)
+	changes=$BISECT_CHANGES
+	BISECT_ORIG=$(tgit symbolic-ref -q --short HEAD || tgit rev-parse HEAD)
+	at_exit bisect_restore
 	[ -z "${SERIES_ARCHES:-}" ] || arch_list_default >/dev/null
 	for k in $(seq 1 "$to"); do
 		step_paths "${commits[k - 1]}" >"$changes"

@@ -154,10 +154,16 @@ boot_reference() {
 	rm -rf "$ref" && mv "$ref.tmp" "$ref"
 }
 
+# boot_restore: at exit, check out again what cmd_boot found checked out.
+BOOT_ORIG=
+boot_restore() {
+	[ -z "$BOOT_ORIG" ] || tgit checkout -q -f "$BOOT_ORIG"
+}
+
 # cmd_boot ARCH [REV]: run the runtime gate for REV (default: the tip of
 # the applied stack) and compare it with the base.
 cmd_boot() {
-	local rev orig dir ref base rc=0
+	local rev dir ref base rc=0
 	[ $# -ge 1 ] && [ $# -le 2 ] || die_usage "usage: boot ARCH [REV]"
 	boot_load "$1"
 	need_base_tools
@@ -166,9 +172,8 @@ cmd_boot() {
 	base=$(series_base_rev)
 	rev=${2:-$SERIES_BRANCH}
 	tgit rev-parse -q --verify "$rev^{commit}" >/dev/null || die "boot: '$rev' is not a commit in $SERIES_TREE"
-	orig=$(tgit symbolic-ref -q --short HEAD || tgit rev-parse HEAD)
-	# shellcheck disable=SC2064
-	trap "tgit checkout -q -f '$orig'" EXIT
+	BOOT_ORIG=$(tgit symbolic-ref -q --short HEAD || tgit rev-parse HEAD)
+	at_exit boot_restore
 	ref=$(boot_ref_dir)
 	if [ ! -f "$ref/results" ]; then
 		info "$ARCH_NAME: making the base's results ($(tgit log -1 --format='%h %s' "$base"))"

@@ -171,3 +171,59 @@ test_bad_branch_name() {
 	assert_contains out "--branch needs a branch name"
 }
 TESTS+=(test_bad_branch_name)
+
+# Names are data: a branch name and a TMPDIR that hold shell code, and a
+# cache path with spaces, run nothing when apply fails and restores the
+# tree, or when export cleans up its temporary directory.
+test_hostile_names() {
+	make_tarball_fixture
+	local c="$TEST_WORK/a cache" t mark="$TEST_WORK/pwned"
+	local env=(env SERIES_CACHE="$c" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1)
+	local evil="h\$(touch\${IFS}$mark)'\$(touch\${IFS}$mark)'"
+	expect_exit 0 out "${env[@]}" "$SERIES" base
+	t=$c/linux
+	git -C "$t" check-ref-format --branch "$evil" >/dev/null || fail "git refuses the test's branch name"
+	git -C "$t" checkout -q -b "$evil"
+	echo 'obj-y += y.o' >>"$t/Makefile"
+	GIT_AUTHOR_DATE=2026-01-01T00:00:00Z git -C "$t" -c user.name=T -c user.email=t@t.invalid \
+		commit -q -a -s -m 'kbuild: Add y' -m 'Because.'
+	git -C "$t" config "branch.$evil.description" $'Cover subject\n\nCover body.'
+	mkdir -p "$TEST_WORK/tmp '\$(touch\${IFS}$mark)'"
+	expect_exit 0 out "${env[@]}" TMPDIR="$TEST_WORK/tmp '\$(touch\${IFS}$mark)'" \
+		"$SERIES" export --branch "$evil" -o s
+	[ -z "$(ls -A "$TEST_WORK/tmp '\$(touch\${IFS}$mark)'")" ] || fail "export left its temporary directory"
+	# A patch that does not apply: apply fails, aborts git am and checks
+	# the hostile branch out again.
+	sed -i 's/^+obj-y += y.o$/+obj-y += z.o/; s/^ obj-y += x.o$/ obj-y += q.o/' s/patches/0001-kbuild-Add-y.patch
+	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" apply
+	assert_contains out "patch 1 (0001-kbuild-Add-y.patch) does not apply"
+	assert_eq "$(git -C "$t" symbolic-ref --short HEAD)" "$evil" "branch after a failed apply"
+	[ ! -d "$t/.git/rebase-apply" ] || fail "a failed apply left a git am session"
+	[ ! -e "$mark" ] || fail "a name was run as shell code"
+}
+TESTS+=(test_hostile_names)
+
+# export -o writes into an empty directory or an earlier export only, and
+# removes only the patches that the earlier export wrote.
+test_export_dir() {
+	make_tarball_fixture
+	local env=(env SERIES_CACHE="$PWD/c" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1) t=$PWD/c/linux
+	expect_exit 0 out "${env[@]}" "$SERIES" base
+	git -C "$t" checkout -q -b work
+	echo 'obj-y += y.o' >>"$t/Makefile"
+	GIT_AUTHOR_DATE=2026-01-01T00:00:00Z git -C "$t" -c user.name=T -c user.email=t@t.invalid \
+		commit -q -a -s -m 'kbuild: Add y' -m 'Because.'
+	git -C "$t" config branch.work.description $'Cover subject\n\nCover body.'
+	mkdir -p foreign/patches
+	echo keep >foreign/patches/mine.patch
+	expect_exit 2 out "${env[@]}" "$SERIES" export --branch work -o foreign
+	assert_contains out "export -o foreign: neither empty nor an earlier export"
+	assert_eq "$(cat foreign/patches/mine.patch)" keep "a foreign patch after a refused export"
+	expect_exit 0 out "${env[@]}" "$SERIES" export --branch work -o s
+	echo keep >s/patches/mine.patch
+	echo stale >s/patches/0001-kbuild-Add-y.patch
+	expect_exit 0 out "${env[@]}" "$SERIES" export --branch work -o s
+	assert_eq "$(cat s/patches/mine.patch)" keep "a patch that export did not write"
+	assert_contains s/patches/0001-kbuild-Add-y.patch "Subject: [PATCH 1/1] kbuild: Add y"
+}
+TESTS+=(test_export_dir)
