@@ -217,8 +217,15 @@ test_export_dir() {
 	mkdir -p foreign/patches
 	echo keep >foreign/patches/mine.patch
 	expect_exit 2 out "${env[@]}" "$SERIES" export --branch work -o foreign
-	assert_contains out "export -o foreign: neither empty nor an earlier export"
+	assert_contains out "export -o foreign: patches/ is not empty and no series file of an earlier export"
 	assert_eq "$(cat foreign/patches/mine.patch)" keep "a foreign patch after a refused export"
+	echo mine >foreign/series
+	expect_exit 2 out "${env[@]}" "$SERIES" export --branch work -o foreign
+	assert_contains out "export -o foreign: its series file was not written by export"
+	assert_eq "$(cat foreign/series)" mine "a foreign series file after a refused export"
+	# A directory with other files but no series and no patches takes it.
+	mkdir -p other/scripts
+	expect_exit 0 out "${env[@]}" "$SERIES" export --branch work -o other
 	expect_exit 0 out "${env[@]}" "$SERIES" export --branch work -o s
 	echo keep >s/patches/mine.patch
 	echo stale >s/patches/0001-kbuild-Add-y.patch
