@@ -280,34 +280,23 @@ test_maintainers_fragment() {
 }
 TESTS+=(test_maintainers_fragment)
 
-# module-compare.py: equivalent snapshots, then each kind of difference.
-test_module_compare() {
-	local C="$SERIES_ROOT/scripts/tests/module-compare.py" d
-	for d in a b; do
-		mkdir -p "$d/disasm"
-		printf 'license=GPL\nname=kvm\nparm=nested:Nested\n' >"$d/modinfo"
-		printf 'kvm_get_kvm\tEXPORT_SYMBOL_GPL\t\n' >"$d/exports"
-		printf '0 <f>:\n  0:\tlgr\t%%r1,%%r2\n' >"$d/disasm/virt%kvm%kvm_main.o"
-	done
-	echo arch/s390/kvm/kvm.ko >a/path
-	echo arch/s390/kvm/s390/kvm.ko >b/path
-	printf '0 <g>:\n  0:\tbr\t%%r14\n' >a/disasm/arch%s390%kvm%priv.o
-	cp a/disasm/arch%s390%kvm%priv.o b/disasm/arch%s390%kvm%s390%priv.o
-	expect_exit 0 out python3 "$C" a b
-	assert_contains out "object priv.o: moved from arch/s390/kvm/priv.o to arch/s390/kvm/s390/priv.o"
-	assert_contains out "2 objects; equivalent"
-	printf '0 <g>:\n  0:\tbr\t%%r13\n' >b/disasm/arch%s390%kvm%s390%priv.o
-	printf 'license=GPL\nname=kvm\n' >b/modinfo
-	: >b/exports
-	expect_exit 1 out python3 "$C" a b
-	assert_contains out "modinfo: only before: parm=nested:Nested"
-	assert_contains out "exports: only before: kvm_get_kvm"
-	assert_contains out "object priv.o: code differs at line 2: before '0:	br	%r14', after '0:	br	%r13'"
-	rm b/disasm/virt%kvm%kvm_main.o
-	expect_exit 1 out python3 "$C" a b
-	assert_contains out "object kvm_main.o: only before"
+# kconfig-selects.py: what one Kconfig entry selects beyond another.
+test_kconfig_selects() {
+	local C="$SERIES_ROOT/scripts/tests/kconfig-selects.py"
+	printf '%s\n' 'config KVM' '	tristate "KVM"' '	select KVM_COMMON' '	select HAVE_KVM_IRQCHIP' '' \
+		'config KVM_ARM64' '	tristate "arm64"' '	select HAVE_KVM_IRQCHIP' '	select KVM_COMMON' '	help' \
+		'	  select NOTHING: help text, not a selection.' '' 'config LAST' '	bool' >K
+	expect_exit 0 out python3 "$C" K KVM_ARM64 KVM
+	[ ! -s out ] || fail "output for a subset: $(cat out)"
+	printf '%s\n' '	select HAVE_KVM_READONLY_MEM' >>K
+	sed -i 's/^config LAST$/config KVM_X/' K
+	printf '%s\n' '' 'config KVM_Y' '	select KVM_COMMON' '	select HAVE_KVM_READONLY_MEM' '	select HAVE_KVM_MSI' >>K
+	expect_exit 1 out python3 "$C" K KVM_Y KVM
+	assert_eq "$(paste -sd' ' out)" "HAVE_KVM_MSI HAVE_KVM_READONLY_MEM" "extra selections"
+	expect_exit 2 out python3 "$C" K KVM_Z KVM
+	assert_contains out "no 'config KVM_Z' entry"
 }
-TESTS+=(test_module_compare)
+TESTS+=(test_kconfig_selects)
 
 # checkpatch reports on moved lines are listed, not counted.
 test_checkpatch_moved() {
