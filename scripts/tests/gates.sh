@@ -987,6 +987,7 @@ TESTS+=(test_fault_touched_not_compiled)
 # need to, kvm.ko must be shown unchanged with the selection, by a build
 # of s390 with and without it.)
 test_gate_s390_kvm_arm64_selects() {
+	gate_config
 	local k=arch/s390/kvm/Kconfig rc=0
 	need_in_stack arch/s390/kvm/arm64/Makefile
 	git -C "$SERIES_TREE" show "$SERIES_BRANCH:$k" >Kconfig || fail "no $k at the tip"
