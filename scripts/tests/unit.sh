@@ -298,6 +298,34 @@ test_kconfig_selects() {
 }
 TESTS+=(test_kconfig_selects)
 
+# kvm-coexist's crossrefs: the symbols one object, archive or module
+# leaves undefined and another defines.
+test_coexist_crossrefs() {
+	local C="$SERIES_ROOT/scripts/checks/kvm-coexist/crossrefs"
+	need_tool gcc gcc
+	need_tool nm binutils
+	need_tool ar binutils
+	printf '%s\n' 'int own(void) { return 1; }' 'int shared(void) { return 2; }' \
+		'static int local(void) { return 3; }' 'int (*keep)(void) = local;' >owner.c
+	printf '%s\n' 'int shared(void);' 'int local(void);' 'int ext(void);' \
+		'int user(void) { return shared() + local() + ext(); }' >user.c
+	printf '%s\n' 'int ext(void);' 'int clean(void) { return ext(); }' >clean.c
+	gcc -c owner.c user.c clean.c
+	rm -f owner.a && ar rcsT owner.a owner.o
+	expect_exit 1 out "$C" nm user.o owner.o
+	assert_eq "$(cat out)" shared "symbols of owner.o used by user.o"
+	expect_exit 1 out "$C" nm user.o owner.a
+	assert_eq "$(cat out)" shared "symbols of a thin archive used"
+	expect_exit 0 out "$C" nm clean.o owner.a
+	[ ! -s out ] || fail "output for no shared symbol: $(cat out)"
+	expect_exit 0 out "$C" nm owner.o user.o
+	expect_exit 2 out "$C" nm user.o missing.o
+	assert_contains out "nm failed"
+	expect_exit 2 out "$C" nm user.o
+	assert_contains out "usage: crossrefs"
+}
+TESTS+=(test_coexist_crossrefs)
+
 # checkpatch reports on moved lines are listed, not counted.
 test_checkpatch_moved() {
 	local M="$SERIES_ROOT/scripts/lib/checkpatch-moved.py"
