@@ -752,7 +752,7 @@ test_affected_arches() {
 set -euo pipefail
 . "$1/scripts/lib/common.sh"
 . "$1/scripts/lib/build.sh"
-. "$1/scripts/lib/bisect.sh"
+. "$1/scripts/lib/arches.sh"
 SELECTED_ARCHES=()
 affected_rules_load
 t() { printf '%s\n' "${@:2}" >paths; echo "$1: [$(affected_arches paths | tr '\n' ' ')]"; }
