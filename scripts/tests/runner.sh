@@ -9,7 +9,7 @@
 test_bisect_to_patch() {
 	local lib=$SERIES_ROOT/scripts/lib
 	to() {
-		bash -c ". '$lib/common.sh'; . '$lib/bisect.sh'; SERIES_FILE=series; PATCHES=(0001-a.patch 0002-b.patch); step_number \"\$1\"" _ "$1"
+		bash -c ". '$lib/common.sh'; . '$SERIES_ROOT/scripts/cmd/bisect.sh'; SERIES_FILE=series; PATCHES=(0001-a.patch 0002-b.patch); step_number \"\$1\"" _ "$1"
 	}
 	expect_exit 0 out to 2
 	assert_eq "$(cat out)" 2 "--to 2"
@@ -28,7 +28,7 @@ test_verdict_own_configs() {
 	(
 		. "$SERIES_ROOT/scripts/lib/common.sh"
 		. "$SERIES_ROOT/scripts/lib/build.sh"
-		. "$SERIES_ROOT/scripts/lib/bisect.sh"
+		. "$SERIES_ROOT/scripts/lib/runner.sh"
 		mkdir -p cfg/arch chk/a chk/b
 		printf 'X=1\n' >cfg/shared.conf
 		printf 'Y=1\n' >cfg/own.conf
@@ -51,7 +51,7 @@ test_verdict_own_configs() {
 			fail "a shared configuration change did not change every key"
 		rm chk/a/manifest
 		printf 'CHECK_SCOPE=patch\nCHECK_ORDER=1\nCHECK_CONFIGS=missing.conf\n' >chk/a/manifest
-		expect_exit 1 out bash -c ". '$SERIES_ROOT/scripts/lib/common.sh'; . '$SERIES_ROOT/scripts/lib/bisect.sh'; SERIES_CHECKS='$PWD/chk' SERIES_CONFIGS='$PWD/cfg'; check_load a"
+		expect_exit 1 out bash -c ". '$SERIES_ROOT/scripts/lib/common.sh'; . '$SERIES_ROOT/scripts/lib/units.sh'; SERIES_CHECKS='$PWD/chk' SERIES_CONFIGS='$PWD/cfg'; check_load a"
 		assert_contains out "check a: CHECK_CONFIGS names configs/missing.conf, which does not exist"
 	)
 }
@@ -65,7 +65,7 @@ runner_preamble() {
 set -euo pipefail
 . "$1/scripts/lib/common.sh"
 . "$1/scripts/lib/build.sh"
-. "$1/scripts/lib/bisect.sh"
+. "$1/scripts/lib/runner.sh"
 SERIES_CHECKS=$PWD/checks SERIES_RESULTS=$PWD/results SERIES_TREE=$PWD/tree NSTEPS=1
 SERIES_VERDICTS=$PWD/verdicts SERIES_BUILD=$PWD/build
 STEP_PARENT='' STEP_PATCH='' STEP_CHANGES='' STEP_SUBJECT=t STEP_BASE=''
@@ -198,7 +198,8 @@ test_repro_command() {
 	sed -i 's/^CHECK_REPRO=.*/CHECK_REPRO=scripts\/series bisect --check fake --to {patch}/' checks/fake/manifest
 	{
 		runner_preamble
-		printf '%s\n' 'SERIES_BRANCH=sae-series SERIES_FILE=$SERIES_ROOT/series' \
+		printf '%s\n' '. "$1/scripts/cmd/bisect.sh"' \
+			'SERIES_BRANCH=sae-series SERIES_FILE=$SERIES_ROOT/series' \
 			'repro_command fake "" c1 /r/0002-b.patch sae-series' \
 			'SERIES_FILE="/w/my series"' \
 			'repro_command fake "" c1 /r/0002-b.patch "odd \$(name)"'

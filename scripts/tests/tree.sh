@@ -149,7 +149,7 @@ test_apply_export_fixture() {
 	git -C "$t" format-patch -q -U5 --subject-prefix='PATCH] [RFC' -o "$PWD/s3/patches" sae-series~1..sae-series
 	(cd s3/patches && ls) >s3/series
 	printf '%s\n' 'set -euo pipefail' 'SERIES_PROG=t' '. "$1/scripts/lib/common.sh"' 'series_load_config' \
-		'. "$1/scripts/lib/tree.sh"' '. "$1/scripts/lib/bisect.sh"' 'series_read' \
+		'. "$1/scripts/lib/tree.sh"' '. "$1/scripts/cmd/bisect.sh"' 'series_read' \
 		'mapfile -t commits < <(tgit rev-list --reverse "$2..sae-series")' \
 		'branch_is_series sae-series "${commits[@]}"' 'echo same' >drive.sh
 	expect_exit 0 out env SERIES_CACHE="$PWD/c" SERIES_FILE="$PWD/s3/series" bash drive.sh "$SERIES_ROOT" "$base"

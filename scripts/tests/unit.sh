@@ -850,7 +850,7 @@ TESTS+=(test_ci_pipelines)
 test_shellcheck() {
 	need_tool shellcheck shellcheck
 	cd "$SERIES_ROOT" || exit
-	shellcheck -x -S warning scripts/series scripts/lib/*.sh scripts/mail/*.sh scripts/checks/*/run \
+	shellcheck -x -S warning scripts/series scripts/lib/*.sh scripts/cmd/*.sh scripts/mail/*.sh scripts/checks/*/run \
 		scripts/tests/run scripts/tests/*.sh .ci/run || fail "shellcheck reports warnings"
 }
 TESTS+=(test_shellcheck)
