@@ -1,0 +1,293 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Self-tests of the check units' helpers on fixtures: warning sets,
+# declarations, boot logs, the MAINTAINERS fragment, Kconfig selections,
+# symbols across modules, moved code and KUnit results.
+# Each test runs in its own empty directory ($TEST_WORK) in a subshell.
+
+test_warning_sets() {
+	local W="$SERIES_ROOT/scripts/lib/warnings.py"
+	cat >parent.log <<'EOF'
+  CC      drivers/vfio/vfio_main.o
+/src/linux/drivers/vfio/vfio_main.c: In function 'foo':
+/src/linux/drivers/vfio/vfio_main.c:10:5: warning: unused variable 'a' [-Wunused-variable]
+   10 |  int a;
+../include/linux/x.h:3:1: warning: 'b' defined but not used [-Wunused-function]
+WARNING: modpost: vmlinux: section mismatch in reference: f (section: .text) -> g (section: .init.text)
+EOF
+	cat >child.log <<'EOF'
+/src/linux/drivers/vfio/vfio_main.c:12:5: warning: unused variable 'a' [-Wunused-variable]
+/src/linux/drivers/vfio/vfio_main.c:12:5: warning: unused variable 'a' [-Wunused-variable]
+/src/linux/drivers/vfio/vfio_main.c:40:9: warning: unused variable 'c' [-Wunused-variable]
+/build/x86/arch/x86/gen.c:1: warning: generated
+/src/linux/arch/x86/kvm/../../../virt/kvm/vfio.c:9:2: warning: unused variable ‘v’ [-Wunused-variable]
+ld: warning: creating DT_TEXTREL in a PIE
+EOF
+	python3 "$W" extract --strip /src/linux/ --strip /build/x86/ <parent.log >parent.set
+	python3 "$W" extract --strip /src/linux/ --strip /build/x86/ <child.log >child.set
+	assert_eq "$(wc -l <parent.set)" 3 "warnings in the parent log"
+	assert_contains parent.set $'drivers/vfio/vfio_main.c\tunused variable \'a\' [-Wunused-variable]'
+	assert_contains parent.set $'-\tmodpost: vmlinux: section mismatch'
+	# The moved warning is not new, a duplicate counts once, paths are normalised.
+	python3 "$W" new parent.set child.set >new.set
+	assert_eq "$(wc -l <new.set)" 4 "new warnings"
+	assert_contains new.set $'virt/kvm/vfio.c\tunused variable \'v\''
+	assert_contains new.set $'drivers/vfio/vfio_main.c\tunused variable \'c\''
+	assert_contains new.set $'arch/x86/gen.c\tgenerated'
+	assert_contains new.set $'ld\tcreating DT_TEXTREL in a PIE'
+	assert_not_contains new.set "unused variable 'a'"
+	# Sets, not counts: the same warning twice more is still nothing new.
+	cat parent.log parent.log | python3 "$W" extract --strip /src/linux/ >twice.set
+	python3 "$W" new parent.set twice.set >none.set
+	[ ! -s none.set ] || fail "a repeated warning was reported as new"
+	printf 'no tab here\n' >broken.set
+	expect_exit 1 out python3 "$W" new parent.set broken.set
+	assert_contains out "not a 'file<TAB>message' line"
+}
+TESTS+=(test_warning_sets)
+
+# decl-once.py on headers built with the host compiler: a declaration or
+# macro of a shared header repeated in another header is found, one a
+# header repeats itself or the base already had twice is not.
+test_decl_once() {
+	local D="$SERIES_ROOT/scripts/lib/decl-once.py"
+	need_tool gcc gcc
+	mkdir -p build/init inc/shared/x inc/other
+	printf 'savedcmd_init/main.o := gcc -Wall -I %s/inc -c -o init/main.o ../init/main.c\n' "$PWD" \
+		>build/init/.main.o.cmd
+	cat >inc/shared/x/a.h <<'EOF'
+#define SHARED_ONLY 1
+#define GUARDED 2
+#undef GUARDED
+#define GUARDED 2
+#define AGAIN_ELSEWHERE 3
+#define OLD_TWICE 4
+int shared_fn(int);
+int shared_alone(int);
+EOF
+	cat >inc/other/b.h <<'EOF'
+#define AGAIN_ELSEWHERE 3
+#define OLD_TWICE 4
+#define NOT_SHARED 5
+int shared_fn(int);
+EOF
+	cat >inc/other/c.h <<'EOF'
+#define NOT_SHARED 5
+EOF
+	expect_exit 1 out python3 "$D" --build-dir build --shared shared -- shared/x/a.h other/b.h other/c.h
+	assert_contains out "FAIL declared twice: shared_fn at inc/other/b.h:4 and shared/x/a.h:7"
+	assert_contains out "FAIL defined twice: AGAIN_ELSEWHERE in shared/x/a.h and inc/other/b.h"
+	assert_contains out "FAIL defined twice: OLD_TWICE in shared/x/a.h and inc/other/b.h"
+	assert_contains out "3 header(s), 3 finding(s)"
+	assert_not_contains out "GUARDED"
+	assert_not_contains out "NOT_SHARED"
+	assert_not_contains out "shared_alone"
+	# The reference of a base: every name twice, shared or not.
+	expect_exit 0 out python3 "$D" --build-dir build --shared nowhere --names-out names -- other/b.h other/c.h
+	assert_eq "$(cat names)" "NOT_SHARED" "names twice at the base"
+	printf 'OLD_TWICE\n' >excuse
+	expect_exit 1 out python3 "$D" --build-dir build --shared shared --excuse excuse -- shared/x/a.h other/b.h
+	assert_contains out "2 finding(s)"
+	assert_not_contains out "OLD_TWICE"
+	printf 'OLD_TWICE\nAGAIN_ELSEWHERE\nshared_fn\n' >excuse
+	expect_exit 0 out python3 "$D" --build-dir build --shared shared --excuse excuse -- shared/x/a.h other/b.h
+	# A header that does not compile is a failure, not "no finding".
+	echo 'int broken(' >inc/other/d.h
+	expect_exit 1 out python3 "$D" --build-dir build --shared shared -- shared/x/a.h other/d.h
+	assert_contains out "FAIL the headers do not compile together"
+}
+TESTS+=(test_decl_once)
+
+# boot-parse.py on console logs: results, tagged output, problems
+# (KVM not initialised, panic, timeout, unfinished init), and the
+# comparison with a base test by test and line by line.
+test_boot_parse() {
+	local B="$SERIES_ROOT/scripts/lib/boot-parse.py" ready='kvm \[[0-9]+\]: VHE mode initialized successfully'
+	cat >good.log <<'EOF'
+[    0.1] CPU: All CPU(s) started at EL2
+[    0.2] kvm [1]: VHE mode initialized successfully
+series-boot: kvm present
+series-boot: begin t1
+series-boot: out t1: line one
+[    1.0] some kernel line
+series-boot: out t1: line two
+series-boot: result t1 PASS status=0
+series-boot: begin t2
+series-boot: result t2 SKIP status=4
+series-boot: done
+EOF
+	expect_exit 0 out python3 "$B" parse --ready "$ready" --out good good.log
+	assert_eq "$(cut -f1,2 good/results | tr '\t\n' ' /')" "t1 PASS/t2 SKIP/" "results"
+	assert_eq "$(cat good/out/t1)" $'line one\nline two' "output of t1"
+	[ ! -s good/problems ] || fail "problems in a good log: $(cat good/problems)"
+	# The same log is the same; another status or output line differs.
+	expect_exit 0 out python3 "$B" compare --output t1 -- good good
+	assert_contains out "output of t1: identical (2 lines)"
+	sed 's/result t2 SKIP status=4/result t2 FAIL status=1/; s/line two/line 2/' good.log >other.log
+	expect_exit 0 out python3 "$B" parse --ready "$ready" --out other other.log
+	expect_exit 1 out python3 "$B" compare --output t1 -- good other
+	assert_contains out "t2                           base SKIP     this FAIL     DIFFERS"
+	assert_contains out "output of t1 differs at line 2: base 'line two', this 'line 2'"
+	# A missing test is a difference too.
+	grep -v t2 good.log >fewer.log
+	expect_exit 0 out python3 "$B" parse --ready "$ready" --out fewer fewer.log
+	expect_exit 1 out python3 "$B" compare -- good fewer
+	assert_contains out "base SKIP     this missing"
+	# What is wrong with a boot.
+	grep -v 'VHE mode' good.log >nokvm.log
+	expect_exit 1 out python3 "$B" parse --ready "$ready" --out nokvm nokvm.log
+	assert_contains nokvm/problems "KVM did not initialise"
+	sed 's/^series-boot: done$/[  2.0] Kernel panic - not syncing: Attempted to kill init!/' good.log >panic.log
+	expect_exit 1 out python3 "$B" parse --ready "$ready" --out panic panic.log
+	assert_contains panic/problems "kernel: [  2.0] Kernel panic - not syncing: Attempted to kill init!"
+	assert_contains panic/problems "the init did not finish"
+	sed 's/result t2 SKIP status=4/result t2 TIMEOUT after 60 s/' good.log >timeout.log
+	expect_exit 1 out python3 "$B" parse --ready "$ready" --out timeout timeout.log
+	assert_contains timeout/problems "t2: timed out (after 60 s)"
+	grep -v 'result t1' good.log >noresult.log
+	expect_exit 1 out python3 "$B" parse --ready "$ready" --out noresult noresult.log
+	assert_contains noresult/problems "t1: no result"
+	sed 's/kvm present/kvm absent/' good.log >absent.log
+	expect_exit 1 out python3 "$B" parse --ready "$ready" --out absent absent.log
+	assert_contains absent/problems "/dev/kvm absent"
+	printf 'WARNING: CPU: 0 PID: 1 at arch/arm64/kvm/guest.c:9 x\n' >>good.log
+	expect_exit 1 out python3 "$B" parse --ready "$ready" --out warn good.log
+	assert_contains warn/problems "kernel: WARNING: CPU: 0 PID: 1 at arch/arm64/kvm/guest.c:9 x"
+}
+TESTS+=(test_boot_parse)
+
+# The fragment check: exact, then each way it can differ.
+test_maintainers_fragment() {
+	local C="$SERIES_ROOT/scripts/checks/maintainers-fragment/compare.py"
+	printf 'Intro text\nmore text\n\nARM64 PORT\nM:\tA <a@x>\nF:\tarch/arm64/\n\nKVM/arm64\nM:\tB <b@x>\nF:\tarch/arm64/kvm/\nF:\told/path/\n\nOTHER\nF:\tother/\n' >base
+	printf 'Intro text\nmore text\n\nARM64 PORT\nM:\tA <a@x>\nF:\tarch/arm64/\nF:\tinclude/arch/arm64/\n\nKVM/arm64\nM:\tB <b@x>\nF:\tarch/arm64/kvm/\nF:\tvirt/kvm/arm64/\n\nOTHER\nF:\tother/\n' >tip
+	printf '# the changes\n\nARM64 PORT\nF:\tarch/arm64/\n+F:\tinclude/arch/arm64/\n\nKVM/arm64\nF:\tarch/arm64/kvm/\n-F:\told/path/\n+F:\tvirt/kvm/arm64/\n' >frag
+	expect_exit 0 out python3 "$C" base tip frag
+	assert_contains out "2 entries changed (2 lines added, 1 removed); 0 difference(s)"
+	grep -v 'virt/kvm/arm64' frag >frag.miss
+	expect_exit 1 out python3 "$C" base tip frag.miss
+	assert_contains out "KVM/arm64: the stack adds 'F:	virt/kvm/arm64/', the fragment does not"
+	printf '+F:\tnot/changed/\n' >>frag.extra && cat frag frag.extra >frag2
+	expect_exit 1 out python3 "$C" base tip frag2
+	assert_contains out "KVM/arm64: the fragment adds 'F:	not/changed/', the stack does not"
+	sed 's/^-F:\told\/path\/$/F:\told\/path\//' frag >frag.ctx
+	expect_exit 1 out python3 "$C" base tip frag.ctx
+	assert_contains out "KVM/arm64: the stack removes 'F:	old/path/', the fragment does not"
+	assert_contains out "context line"
+	printf '\nOTHER\nF:\tother/\n' >>frag.other && cat frag frag.other >frag3
+	expect_exit 1 out python3 "$C" base tip frag3
+	assert_contains out "OTHER: in the fragment, but the stack does not change it"
+	sed '/^ARM64 PORT$/,/^$/d' frag >frag.noentry
+	expect_exit 1 out python3 "$C" base tip frag.noentry
+	assert_contains out "ARM64 PORT: changed by the stack (1 added, 0 removed) but not in the fragment"
+	printf '+F:\tstray/\n' >frag.bad
+	expect_exit 2 out python3 "$C" base tip frag.bad
+	assert_contains out "a field line outside an entry"
+}
+TESTS+=(test_maintainers_fragment)
+
+# kconfig-selects.py: what one Kconfig entry selects beyond another.
+test_kconfig_selects() {
+	local C="$SERIES_ROOT/scripts/tests/kconfig-selects.py"
+	printf '%s\n' 'config KVM' '	tristate "KVM"' '	select KVM_COMMON' '	select HAVE_KVM_IRQCHIP' '' \
+		'config KVM_ARM64' '	tristate "arm64"' '	select HAVE_KVM_IRQCHIP' '	select KVM_COMMON' '	help' \
+		'	  select NOTHING: help text, not a selection.' '' 'config LAST' '	bool' >K
+	expect_exit 0 out python3 "$C" K KVM_ARM64 KVM
+	[ ! -s out ] || fail "output for a subset: $(cat out)"
+	printf '%s\n' '	select HAVE_KVM_READONLY_MEM' >>K
+	sed -i 's/^config LAST$/config KVM_X/' K
+	printf '%s\n' '' 'config KVM_Y' '	select KVM_COMMON' '	select HAVE_KVM_READONLY_MEM' '	select HAVE_KVM_MSI' >>K
+	expect_exit 1 out python3 "$C" K KVM_Y KVM
+	assert_eq "$(paste -sd' ' out)" "HAVE_KVM_MSI HAVE_KVM_READONLY_MEM" "extra selections"
+	expect_exit 2 out python3 "$C" K KVM_Z KVM
+	assert_contains out "no 'config KVM_Z' entry"
+}
+TESTS+=(test_kconfig_selects)
+
+# kvm-coexist's crossrefs: the symbols one object, archive or module
+# leaves undefined and another defines.
+test_coexist_crossrefs() {
+	local C="$SERIES_ROOT/scripts/checks/kvm-coexist/crossrefs"
+	need_tool gcc gcc
+	need_tool nm binutils
+	need_tool ar binutils
+	printf '%s\n' 'int own(void) { return 1; }' 'int shared(void) { return 2; }' \
+		'static int local(void) { return 3; }' 'int (*keep)(void) = local;' >owner.c
+	printf '%s\n' 'int shared(void);' 'int local(void);' 'int ext(void);' \
+		'int user(void) { return shared() + local() + ext(); }' >user.c
+	printf '%s\n' 'int ext(void);' 'int clean(void) { return ext(); }' >clean.c
+	gcc -c owner.c user.c clean.c
+	rm -f owner.a && ar rcsT owner.a owner.o
+	expect_exit 1 out "$C" nm user.o owner.o
+	assert_eq "$(cat out)" shared "symbols of owner.o used by user.o"
+	expect_exit 1 out "$C" nm user.o owner.a
+	assert_eq "$(cat out)" shared "symbols of a thin archive used"
+	expect_exit 0 out "$C" nm clean.o owner.a
+	[ ! -s out ] || fail "output for no shared symbol: $(cat out)"
+	expect_exit 0 out "$C" nm owner.o user.o
+	expect_exit 2 out "$C" nm user.o missing.o
+	assert_contains out "nm failed"
+	expect_exit 2 out "$C" nm user.o
+	assert_contains out "usage: crossrefs"
+}
+TESTS+=(test_coexist_crossrefs)
+
+# checkpatch reports on moved lines are listed, not counted.
+test_checkpatch_moved() {
+	local M="$SERIES_ROOT/scripts/lib/checkpatch-moved.py"
+	cat >p.patch <<'EOF'
+--- a/old.h
++++ b/old.h
+@@ -1,2 +0,0 @@
+-#define A(x)	(x << 1)
+-#define B	1
+--- /dev/null
++++ b/new.h
+@@ -0,0 +1,3 @@
++#define A(x)	(x << 1)
++#define B	1
++#define C(y)	(y << 2)
+EOF
+	cat >cp.log <<'EOF'
+new.h:1: CHECK: Macro argument 'x' may be better as '(x)' to avoid precedence issues
++#define A(x)	(x << 1)
+
+new.h:3: CHECK: Macro argument 'y' may be better as '(y)' to avoid precedence issues
++#define C(y)	(y << 2)
+
+total: 0 errors, 0 warnings, 2 checks, 13 lines checked
+EOF
+	expect_exit 1 out python3 "$M" p.patch cp.log
+	assert_contains out "new: 1, moved: 1"
+	assert_contains out "new.h:3: CHECK: Macro argument 'y'"
+	assert_not_contains out "new.h:1:"
+	# A report that quotes no line (the commit message) always counts.
+	printf 'ERROR: Missing Signed-off-by: line(s)\n\ntotal: 1 errors, 0 warnings, 0 checks, 13 lines checked\n' >cp2.log
+	expect_exit 1 out python3 "$M" p.patch cp2.log
+	assert_contains out "new: 1, moved: 0"
+	head -3 cp.log >cp3.log
+	expect_exit 0 out python3 "$M" p.patch cp3.log
+	assert_contains out "new: 0, moved: 1"
+}
+TESTS+=(test_checkpatch_moved)
+
+# The KUnit results judge: a missing suite, a skipped or failed case of a
+# parameterised test, and results without tests fail; all passed passes.
+test_kunit_results() {
+	local r=$SERIES_ROOT/scripts/checks/kunit/results.py
+	cat >ok.json <<'JSON'
+{"name": "KUnit Test Group", "sub_groups": [{"name": "s", "sub_groups": [{"name": "p", "sub_groups": [], "test_cases": [{"name": "a", "status": "PASS"}, {"name": "b", "status": "PASS"}]}], "test_cases": [{"name": "c", "status": "PASS"}]}], "test_cases": []}
+JSON
+	expect_exit 0 out python3 "$r" ok.json s
+	assert_contains out "ok s: 3 tests passed"
+	expect_exit 1 out python3 "$r" ok.json s t
+	assert_contains out "FAIL t: the suite did not run (ran: s)"
+	sed 's/"b", "status": "PASS"/"b", "status": "SKIP"/' ok.json >skip.json
+	expect_exit 1 out python3 "$r" skip.json s
+	assert_contains out "FAIL s: 1 of 3 tests did not pass: p.b SKIP"
+	printf '{"sub_groups": [{"name": "s", "sub_groups": [], "test_cases": []}]}' >empty.json
+	expect_exit 1 out python3 "$r" empty.json s
+	assert_contains out "FAIL s: no test ran"
+	expect_exit 2 out python3 "$r" ok.json
+}
+TESTS+=(test_kunit_results)

@@ -1,0 +1,213 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# The gates of the base and of applying the stack: the base, the
+# configurations, git am, the export round trip, quilt, b4 am and the
+# range-diff to the last version.
+# They run on the real kernel tree in the cache.
+
+test_gate_base() {
+	gate_config
+	expect_exit 0 out "$SERIES" base
+	assert_base base.conf
+}
+TESTS+=(test_gate_base)
+
+# The base package of configs/base.conf is fetched with a private apt
+# configuration every time (the tree above keeps the base once made): the
+# package from the private apt configuration, its tarball with the pinned
+# checksum, and the system's apt configuration, lists and package cache as
+# they were.
+test_gate_base_fetch() {
+	gate_config
+	apt_state() {
+		find /etc/apt /var/lib/apt/lists /var/cache/apt/archives -maxdepth 2 -type f \
+			! -name lock -printf '%p %s %T@\n' 2>/dev/null | LC_ALL=C sort
+	}
+	apt_state >apt.before
+	(
+		. "$SERIES_ROOT/scripts/lib/base.sh"
+		base_fetch "$PWD/fetch"
+		printf '%s\n' "$BASE_TARBALL_PATH" >tarball.path
+	) >fetch.out 2>&1 || { cat fetch.out; fail "the fetch of $BASE_DEB_PACKAGE failed"; }
+	cat fetch.out
+	assert_eq "$(sha256sum <"$(cat tarball.path)" | cut -d' ' -f1)" "$BASE_SHA256" "the fetched tarball"
+	apt_state >apt.after
+	diff apt.before apt.after || fail "the fetch changed the system's apt files"
+}
+TESTS+=(test_gate_base_fetch)
+
+test_gate_configs() {
+	gate_config
+	local a
+	# Every arch of the matrix configures, and keeps every fragment option;
+	# the default arches, which build the vfio patches, have VFIO.
+	for a in $(arch_list_all); do
+		if arch_no_toolchain "$a"; then
+			echo "$a: not configured: no toolchain"
+			continue
+		fi
+		expect_exit 0 "config-$a.out" env SERIES_BUILD="$TEST_WORK/build" "$SERIES" config "$a"
+		assert_contains "config-$a.out" "$a: $TEST_WORK/build/$a/.config ok"
+		grep -q '^CONFIG_KVM=[ym]$' "$TEST_WORK/build/$a/.config" || fail "$a: KVM is not enabled"
+		[ "$(conf_get "$SERIES_CONFIGS/arch/$a.conf" ARCH_DEFAULT)" != 1 ] ||
+			grep -q '^CONFIG_VFIO=m$' "$TEST_WORK/build/$a/.config" || fail "$a: VFIO is not a module"
+	done
+}
+TESTS+=(test_gate_configs)
+
+test_gate_apply_git_am() {
+	gate_config
+	expect_exit 0 out "$SERIES" apply
+	series_read
+	local commits k=0 c p
+	mapfile -t commits < <(git -C "$SERIES_TREE" rev-list --reverse "$BASE_COMMIT..$SERIES_BRANCH")
+	assert_eq "${#commits[@]}" "${#PATCHES[@]}" "commits on the branch"
+	for p in "${PATCHES[@]}"; do
+		c=${commits[k]}
+		k=$((k + 1))
+		assert_eq "$(git -C "$SERIES_TREE" log -1 --format=%s "$c")" "$(patch_subject "$SERIES_PATCHES/$p")" "subject of patch $k"
+		assert_eq "$(git -C "$SERIES_TREE" log -1 --format='%an <%ae>' "$c")" \
+			"$SERIES_IDENT_NAME <$SERIES_IDENT_EMAIL>" "author of patch $k"
+		git -C "$SERIES_TREE" log -1 --format=%B "$c" |
+			grep -qxF "Signed-off-by: $SERIES_IDENT_NAME <$SERIES_IDENT_EMAIL>" ||
+			fail "patch $k ($p) has no Signed-off-by of the series identity"
+		grep -q '^ [0-9]* files\? changed' "$SERIES_PATCHES/$p" || fail "patch $k ($p) has no diffstat"
+	done
+	# Deterministic: applying again gives the same commits.
+	expect_exit 0 out "$SERIES" apply
+	assert_eq "$(git -C "$SERIES_TREE" rev-parse "$SERIES_BRANCH")" "${commits[-1]}" "tip after a second apply"
+	[ -z "$(git -C "$SERIES_TREE" status --porcelain)" ] || fail "the tree is not clean after apply"
+}
+TESTS+=(test_gate_apply_git_am)
+
+test_gate_export_roundtrip() {
+	gate_config
+	expect_exit 0 out "$SERIES" export -o exported
+	diff -ru "$SERIES_PATCHES" exported/patches >diff.out ||
+		{ head -n 40 diff.out; fail "export after apply differs from patches/"; }
+	diff -u "$SERIES_FILE" exported/series || fail "export after apply differs from series"
+	# The series file names exactly the exported patches (no cover letter).
+	! grep -qx "$COVER_LETTER" exported/series || fail "the series file lists the cover letter"
+}
+TESTS+=(test_gate_export_roundtrip)
+
+test_gate_apply_quilt() {
+	gate_config
+	need_tools quilt:quilt
+	local wt=$TEST_WORK/quilt-tree tip_tree tree
+	git -C "$SERIES_TREE" worktree add -q --detach "$wt" "$BASE_COMMIT"
+	CLEANUP_WORKTREE=$wt
+	trap cleanup_worktree EXIT
+	(cd "$wt" && QUILT_PATCHES=$SERIES_PATCHES QUILT_SERIES=$SERIES_FILE \
+		QUILT_PC=$TEST_WORK/pc quilt push -a -q) >out 2>&1 ||
+		{ cat out; fail "quilt push -a failed"; }
+	assert_contains out "Now at patch"
+	tree=$(cd "$wt" && git add -f -A . && git write-tree)
+	tip_tree=$(git -C "$SERIES_TREE" rev-parse "$SERIES_BRANCH^{tree}")
+	assert_eq "$tree" "$tip_tree" "tree after quilt push -a vs. git am"
+}
+TESTS+=(test_gate_apply_quilt)
+
+# The mail round trip with the real client: 'series mbox' of the version
+# after the last one recorded (its changelog against that one, its RFC
+# part) as Debian's b4 reads it.  b4 runs in the kernel tree so that it
+# knows the base commit; what it writes for 'git am' must rebuild the
+# tree of 'series apply'.
+test_gate_b4_am() {
+	gate_config
+	need_tools b4:b4
+	series_read
+	local n=${#PATCHES[@]} wt=$TEST_WORK/b4-tree mbx k p v=1 last rfc tag='' vtag=''
+	last=$(sed -n 's/^VERSION_\([1-9][0-9]*\)=.*/\1/p' "$SERIES_CONFIGS/versions.conf" | sort -n | tail -n 1)
+	if [ -n "$last" ]; then
+		git -C "$SERIES_ROOT" cat-file -e "$(conf_get "$SERIES_CONFIGS/versions.conf" "VERSION_$last")^{commit}" 2>/dev/null ||
+			skip "this clone of the repository lacks version $last (a shallow clone?)"
+		v=$((last + 1))
+	fi
+	[ "$v" = 1 ] || vtag=" v$v"
+	rfc=$(conf_get "$SERIES_CONFIGS/versions.conf" "RFC_$v")
+	expect_exit 0 out "$SERIES" mbox --version "$v" -o "$TEST_WORK/series.mbox"
+	mkdir -p "$TEST_WORK/b4"
+	(cd "$SERIES_TREE" && b4 am -m "$TEST_WORK/series.mbox" -o "$TEST_WORK/b4") >b4.out 2>&1 ||
+		{ cat b4.out; fail "b4 am failed"; }
+	cat b4.out
+	assert_contains b4.out "Total patches: $n"
+	assert_contains b4.out "Base: using specified base-commit $BASE_COMMIT"
+	! grep -Eiq 'missing|not known|ignoring|warning|error' b4.out || fail "b4 am complained (above)"
+	# Every patch once, in series order, those from RFC_N on as RFC.
+	k=0
+	for p in "${PATCHES[@]}"; do
+		k=$((k + 1))
+		[ "$(patch_subject "$SERIES_PATCHES/$p")" != "$rfc" ] || tag=' RFC'
+		printf '  [PATCH%s%s %d/%d] %s\n' "$tag" "$vtag" "$k" "$n" "$(patch_subject "$SERIES_PATCHES/$p")"
+	done >want
+	[ -z "$rfc" ] || [ -n "$tag" ] || fail "no patch has the subject of RFC_$v: $rfc"
+	grep -E '^  (. )?\[PATCH ' b4.out | sed -E 's/^  (. )?/  /' >got
+	diff -u want got || fail "b4 lists other patches, or in another order"
+	mbx=$(find "$TEST_WORK/b4" -name '*.mbx')
+	[ "$(printf '%s\n' "$mbx" | wc -l)" = 1 ] && [ -f "$mbx" ] || fail "b4 wrote no single .mbx: $mbx"
+	git -C "$SERIES_TREE" worktree add -q --detach "$wt" "$BASE_COMMIT"
+	CLEANUP_WORKTREE=$wt
+	trap cleanup_worktree EXIT
+	GIT_COMMITTER_NAME=$SERIES_IDENT_NAME GIT_COMMITTER_EMAIL=$SERIES_IDENT_EMAIL \
+		git -C "$wt" -c core.hooksPath=/dev/null am -q "$mbx" >am.out 2>&1 || { cat am.out; fail "git am of b4's mbx failed"; }
+	assert_eq "$(git -C "$wt" rev-list --count "$BASE_COMMIT..HEAD")" "$n" "commits after git am of b4's mbx"
+	assert_eq "$(git -C "$wt" rev-parse 'HEAD^{tree}')" "$(git -C "$SERIES_TREE" rev-parse "$SERIES_BRANCH^{tree}")" \
+		"tree after b4 am + git am vs. series apply"
+}
+TESTS+=(test_gate_b4_am)
+
+# range-diff and the changelog check on the real series: version 1 as
+# configs/versions.conf records it, applied onto its own base, against the
+# stack on the current base.  Every patch of either side is counted once,
+# and the cover letter's changelog must name each one that is not the same.
+test_gate_range_diff() {
+	gate_config
+	local v1 n_old n_new
+	v1=$(conf_get "$SERIES_CONFIGS/versions.conf" VERSION_1)
+	[ -n "$v1" ] || skip "configs/versions.conf records no version 1"
+	git -C "$SERIES_ROOT" cat-file -e "$v1^{commit}" 2>/dev/null ||
+		skip "this clone of the repository lacks commit $v1 (a shallow clone?)"
+	n_old=$(git -C "$SERIES_ROOT" show "$v1:series" | grep -cv '^#')
+	n_new=$(grep -cv '^#' "$SERIES_FILE")
+	# Afterwards the series branch (and its description, the cover
+	# letter) is the repository's again.
+	restore_series() {
+		"$SERIES" apply >/dev/null 2>&1
+		git -C "$SERIES_TREE" branch -q -D series-v1 2>/dev/null || true
+	}
+	trap restore_series EXIT
+	expect_exit 0 out "$SERIES" range-diff v1
+	cat out
+	python3 - out "$n_old" "$n_new" <<'EOF' || fail "the counts of range-diff v1"
+import re, sys
+text = open(sys.argv[1]).read()
+old, new = int(sys.argv[2]), int(sys.argv[3])
+m = re.search(r"^since v1: (\d+) changed, (\d+) new, (\d+) dropped, (\d+) same$", text, re.M)
+assert m, "no 'since v1' line"
+changed, added, dropped, same = map(int, m.groups())
+assert changed + added + same == new, (m.group(0), new)
+assert changed + dropped + same == old, (m.group(0), old)
+assert "changelog: every changed patch is named in 'Changes in v2:'" in text
+print("range-diff v1:", m.group(0), "- v1 had", old, "patches, the stack has", new)
+EOF
+	# A cover letter that forgets one patch is refused, naming it.
+	mkdir -p v2
+	cp -r "$SERIES_FILE" "$SERIES_PATCHES" v2/
+	python3 - v2/patches/0000-cover-letter.patch <<'EOF'
+import sys
+p = sys.argv[1]
+t = open(p).read()
+old = '"KVM: arm64: Share the reset of the general registers"'
+assert old in t, "the cover letter names no patch to forget"
+open(p, "w").write(t.replace(old, ""))
+EOF
+	expect_exit 1 out env SERIES_FILE="$PWD/v2/series" "$SERIES" range-diff v1
+	assert_contains out "MISSING	dropped	23	KVM: arm64: Share the reset of the general registers"
+	assert_contains out "1 changed patch(es) not named in 'Changes in v2:'"
+	expect_exit 1 out env SERIES_FILE="$PWD/v2/series" "$SERIES" mbox --version 2 -o v2.mbox
+	assert_contains out "the cover letter's changelog for v2 is incomplete"
+	expect_exit 0 out "$SERIES" mbox --version 2 -o v2.mbox
+	assert_eq "$(grep -Ec "^Subject: \[(RFC )?PATCH v2 [0-9]*/$n_new\]" v2.mbox)" "$((n_new + 1))" "v2 subjects"
+}
+TESTS+=(test_gate_range_diff)
