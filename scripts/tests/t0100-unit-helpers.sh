@@ -224,6 +224,11 @@ test_coexist_crossrefs() {
 	assert_eq "$(cat out)" shared "symbols of a thin archive used"
 	expect_exit 0 out "$C" nm clean.o owner.a
 	[ ! -s out ] || fail "output for no shared symbol: $(cat out)"
+	# nm separates the members of an archive with blank lines and
+	# "member:" headers, as in a directory's built-in.a.
+	rm -f user.a && ar rcsT user.a clean.o user.o
+	expect_exit 1 out "$C" nm user.a owner.a
+	assert_eq "$(cat out)" shared "symbols of a thin archive used by one"
 	expect_exit 0 out "$C" nm owner.o user.o
 	expect_exit 2 out "$C" nm user.o missing.o
 	assert_contains out "nm failed"
