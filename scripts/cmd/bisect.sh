@@ -83,83 +83,103 @@ bisect_restore() {
 	[ -z "$BISECT_ORIG" ] || tgit checkout -q -f "$BISECT_ORIG" 2>/dev/null || true
 }
 
-# cmd_bisect: see usage.
-cmd_bisect() {
-	local branch=$SERIES_BRANCH to="" keep_going=0 base k arch check commits=()
-	local changes arches first_bad="" a t0 needed=() selected_checks=() c shard='' mine=()
-	SELECTED_ARCHES=() SHARD_UNITS=()
+# The walk's state, set by cmd_bisect and read by the functions below
+# (globals, never a caller's locals): the branch judged, its commits in
+# order, the last step to judge, the arches any step needs, and the
+# reproducer of the first failure ("" while none).
+BISECT_BRANCH='' BISECT_COMMITS=() BISECT_TO='' BISECT_NEEDED=() BISECT_FIRST_BAD=''
+
+# bisect_args ARG...: parse the options of bisect into BISECT_BRANCH,
+# BISECT_TO (a number or a patch file, resolved later), BISECT_KEEP_GOING,
+# BISECT_SHARD, BISECT_CHECKS_SELECTED and SELECTED_ARCHES.
+bisect_args() {
+	BISECT_BRANCH=$SERIES_BRANCH BISECT_TO='' BISECT_KEEP_GOING=0 BISECT_SHARD=''
+	BISECT_CHECKS_SELECTED=() SELECTED_ARCHES=() SHARD_UNITS=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--arch) [ $# -ge 2 ] || die_usage "--arch needs an arch"; arch_load "$2"; SELECTED_ARCHES+=("$2"); shift 2 ;;
-		--check) [ $# -ge 2 ] || die_usage "--check needs a check name"; selected_checks+=("$2"); shift 2 ;;
+		--check) [ $# -ge 2 ] || die_usage "--check needs a check name"; BISECT_CHECKS_SELECTED+=("$2"); shift 2 ;;
 		--to)
 			[[ ${2:-} =~ ^[1-9][0-9]*$ || ${2:-} == *.patch ]] ||
 				die_usage "--to needs a patch number or a patch file name, not '${2:-}'"
-			to=$2; shift 2 ;;
-		--keep-going) keep_going=1; shift ;;
-		--branch) [ $# -ge 2 ] || die_usage "--branch needs a name"; branch=$2; shift 2 ;;
+			BISECT_TO=$2; shift 2 ;;
+		--keep-going) BISECT_KEEP_GOING=1; shift ;;
+		--branch) [ $# -ge 2 ] || die_usage "--branch needs a name"; BISECT_BRANCH=$2; shift 2 ;;
 		--shard)
 			[[ ${2:-} =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
 				die_usage "--shard needs K/N with 1 <= K <= N, not '${2:-}'"
-			shard=$2; shift 2 ;;
+			BISECT_SHARD=$2; shift 2 ;;
 		*) die_usage "bisect: unknown argument '$1'" ;;
 		esac
 	done
+}
+
+# bisect_stack: the check units (CHECKS) and the stack to judge: the
+# branch must be the stack of SERIES_FILE; sets BISECT_BASE,
+# BISECT_COMMITS, NSTEPS and BISECT_TO.
+bisect_stack() {
+	local c
 	need_base_tools
 	series_read
 	checks_discover
 	# Here, not in the subshells of affected_arches, which would each
 	# read them again.
 	affected_rules_load
-	if [ ${#selected_checks[@]} -gt 0 ]; then
-		for c in "${selected_checks[@]}"; do
+	if [ ${#BISECT_CHECKS_SELECTED[@]} -gt 0 ]; then
+		for c in "${BISECT_CHECKS_SELECTED[@]}"; do
 			[[ " ${CHECKS[*]} " == *" $c "* ]] || die_usage "--check: no check '$c' (have: ${CHECKS[*]})"
 		done
-		CHECKS=("${selected_checks[@]}")
+		CHECKS=("${BISECT_CHECKS_SELECTED[@]}")
 	fi
 	tree_require_clean
-	base=$(series_base_rev)
-	tgit rev-parse -q --verify "refs/heads/$branch" >/dev/null ||
-		die "no branch $branch in $SERIES_TREE; run '$SERIES_PROG apply' first"
-	mapfile -t commits < <(tgit rev-list --reverse "$base..$branch")
-	[ ${#commits[@]} -eq ${#PATCHES[@]} ] ||
-		die "branch $branch has ${#commits[@]} commits on the base, the series ${#PATCHES[@]} patches; run '$SERIES_PROG apply'"
-	branch_is_series "$branch" "${commits[@]}"
+	BISECT_BASE=$(series_base_rev)
+	tgit rev-parse -q --verify "refs/heads/$BISECT_BRANCH" >/dev/null ||
+		die "no branch $BISECT_BRANCH in $SERIES_TREE; run '$SERIES_PROG apply' first"
+	mapfile -t BISECT_COMMITS < <(tgit rev-list --reverse "$BISECT_BASE..$BISECT_BRANCH")
+	[ ${#BISECT_COMMITS[@]} -eq ${#PATCHES[@]} ] ||
+		die "branch $BISECT_BRANCH has ${#BISECT_COMMITS[@]} commits on the base, the series ${#PATCHES[@]} patches; run '$SERIES_PROG apply'"
+	branch_is_series "$BISECT_BRANCH" "${BISECT_COMMITS[@]}"
 	NSTEPS=${#PATCHES[@]}
-	[ -z "$to" ] || to=$(step_number "$to")
-	[ -z "$to" ] || [ "$to" -le "$NSTEPS" ] || die_usage "--to $to: the series has $NSTEPS patches"
-	[ -n "$to" ] || to=$NSTEPS
+	[ -z "$BISECT_TO" ] || BISECT_TO=$(step_number "$BISECT_TO")
+	[ -z "$BISECT_TO" ] || [ "$BISECT_TO" -le "$NSTEPS" ] || die_usage "--to $BISECT_TO: the series has $NSTEPS patches"
+	[ -n "$BISECT_TO" ] || BISECT_TO=$NSTEPS
+}
 
-	# Every arch some step needs, toolchains first: a missing cross
-	# compiler is a set-up error (exit 2 naming its package), not a verdict.
-	BISECT_CHANGES=$(mktemp)
-	changes=$BISECT_CHANGES
-	BISECT_ORIG=$(tgit symbolic-ref -q --short HEAD || tgit rev-parse HEAD)
-	at_exit bisect_restore
+# bisect_arches: BISECT_NEEDED, every arch some step up to BISECT_TO
+# affects, and, with --shard K/N, SHARD_UNITS and the arches of shard K.
+bisect_arches() {
+	local k a
+	BISECT_NEEDED=()
 	[ -z "${SERIES_ARCHES:-}" ] || arch_list_default >/dev/null
-	for k in $(seq 1 "$to"); do
-		step_paths "${commits[k - 1]}" >"$changes"
-		for a in $(affected_arches "$changes"); do
-			[[ " ${needed[*]} " == *" $a "* ]] || needed+=("$a")
+	for k in $(seq 1 "$BISECT_TO"); do
+		step_paths "${BISECT_COMMITS[k - 1]}" >"$BISECT_CHANGES"
+		for a in $(affected_arches "$BISECT_CHANGES"); do
+			[[ " ${BISECT_NEEDED[*]} " == *" $a "* ]] || BISECT_NEEDED+=("$a")
 		done
 	done
 	# --shard K/N: the matrix is split into units, "all" (the checks that
 	# are not per arch) and one per arch, dealt round-robin in a stable
 	# order; this run takes the units of shard K.
-	if [ -n "$shard" ]; then
-		local units=(all "${needed[@]}") i
+	if [ -n "$BISECT_SHARD" ]; then
+		local units=(all "${BISECT_NEEDED[@]}") i
 		for i in "${!units[@]}"; do
-			[ $((i % ${shard#*/} + 1)) -ne "${shard%/*}" ] || SHARD_UNITS+=("${units[i]}")
+			[ $((i % ${BISECT_SHARD#*/} + 1)) -ne "${BISECT_SHARD%/*}" ] || SHARD_UNITS+=("${units[i]}")
 		done
 		[ ${#SHARD_UNITS[@]} -gt 0 ] ||
-			warn "shard $shard: the matrix has only ${#units[@]} unit(s) (${units[*]}); nothing to do"
-		needed=()
+			warn "shard $BISECT_SHARD: the matrix has only ${#units[@]} unit(s) (${units[*]}); nothing to do"
+		BISECT_NEEDED=()
 		for a in "${SHARD_UNITS[@]}"; do
-			[ "$a" = all ] || needed+=("$a")
+			[ "$a" = all ] || BISECT_NEEDED+=("$a")
 		done
 	fi
-	local runmeta=''
-	for a in "${needed[@]}"; do
+}
+
+# bisect_meta: the toolchains of the needed arches (a missing cross
+# compiler is a set-up error, exit 2 naming its package, not a verdict),
+# the verdict salt, and a new result tree with its meta and steps files.
+bisect_meta() {
+	local a runmeta=''
+	for a in "${BISECT_NEEDED[@]}"; do
 		arch_load "$a"
 		if arch_no_toolchain "$a"; then
 			runmeta+="toolchain.$a=none"$'\n'
@@ -174,86 +194,113 @@ cmd_bisect() {
 	rm -rf "$SERIES_RESULTS"
 	mkdir -p "$SERIES_RESULTS"
 	{
-		echo "base=$base"
-		echo "branch=$branch"
+		echo "base=$BISECT_BASE"
+		echo "branch=$BISECT_BRANCH"
 		echo "tree=$SERIES_TREE"
-		echo "arches=${needed[*]}"
+		echo "arches=${BISECT_NEEDED[*]}"
 		echo "checks=${CHECKS[*]}"
-		echo "shard=${shard:-1/1}"
-		echo "units=${SHARD_UNITS[*]:-all ${needed[*]}}"
+		echo "shard=${BISECT_SHARD:-1/1}"
+		echo "units=${SHARD_UNITS[*]:-all ${BISECT_NEEDED[*]}}"
 		echo "verdict-salt=$VERDICT_SALT"
 		printf '%s' "$runmeta"
 		echo "started=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	} >"$SERIES_RESULTS/meta"
-	printf '0\tbase\t%s\t%s\n' "$base" "$(tgit log -1 --format=%s "$base")" >"$SERIES_RESULTS/steps"
-	t0=$(now)
+	printf '0\tbase\t%s\t%s\n' "$BISECT_BASE" "$(tgit log -1 --format=%s "$BISECT_BASE")" >"$SERIES_RESULTS/steps"
+}
 
-	# Step 0: the reference every first patch is judged against.
-	STEP_BASE=$(tgit rev-parse "$base")
+# bisect_base: step 0, the reference every first patch is judged
+# against; it must pass.
+bisect_base() {
+	local check
+	STEP_BASE=$(tgit rev-parse "$BISECT_BASE")
 	STEP_COMMIT=$STEP_BASE
-	STEP_PARENT='' STEP_PATCH='' STEP_CHANGES='' STEP_SUBJECT="base $(tgit log -1 --format=%h "$base")"
+	STEP_PARENT='' STEP_PATCH='' STEP_CHANGES='' STEP_SUBJECT="base $(tgit log -1 --format=%h "$BISECT_BASE")"
 	for check in "${CHECKS[@]}"; do
 		check_load "$check"
 		[ "$CHECK_AT_BASE" = 1 ] || continue
 		if [ "$CHECK_PER_ARCH" = 1 ]; then
-			[ ${#needed[@]} -eq 0 ] || run_per_arch 0 "$check" base_must_pass "${needed[@]}"
+			[ ${#BISECT_NEEDED[@]} -eq 0 ] || run_per_arch 0 "$check" base_must_pass "${BISECT_NEEDED[@]}"
 		elif in_shard all; then
 			run_check 0 "" "$check"
 			base_must_pass 0 "" "$check"
 		fi
 	done
+}
 
-	for k in $(seq 1 "$to"); do
-		STEP_PARENT=${commits[k - 1]}~1
-		STEP_PARENT=$(tgit rev-parse "$STEP_PARENT")
-		STEP_SUBJECT=$(tgit log -1 --format=%s "${commits[k - 1]}")
-		STEP_CHANGES=$SERIES_RESULTS/$(printf '%04d' "$k")/changes
-		mkdir -p "${STEP_CHANGES%/*}"
-		# The checks judge the commit under test, also after a rebase that
-		# was not exported yet; say so when patches/ differs from it.
-		STEP_PATCH=$SERIES_RESULTS/$(printf '%04d' "$k")/${PATCHES[k - 1]}
-		tgit format-patch -q --stdout "${PATCH_DIFF_OPTS[@]}" -1 "${commits[k - 1]}" >"$STEP_PATCH"
-		[ "$(patch_id <"$STEP_PATCH")" = "$(patch_id <"$SERIES_PATCHES/${PATCHES[k - 1]}")" ] ||
-			warn "patch $k: branch $branch differs from patches/${PATCHES[k - 1]}; judging the branch (run '$SERIES_PROG export')"
-		tgit diff --name-status -M "$STEP_PARENT" "${commits[k - 1]}" >"$STEP_CHANGES"
-		printf '%d\t%s\t%s\t%s\n' "$k" "${PATCHES[k - 1]}" "${commits[k - 1]}" "$STEP_SUBJECT" >>"$SERIES_RESULTS/steps"
-		STEP_COMMIT=${commits[k - 1]}
-		step_paths "${commits[k - 1]}" >"$changes"
-		mapfile -t arches < <(affected_arches "$changes")
-		for check in "${CHECKS[@]}"; do
-			check_load "$check"
-			# A series check runs at the last step judged only.
-			[ "$CHECK_STEPS" = every ] || [ "$k" = "$to" ] || continue
-			if [ "$CHECK_PER_ARCH" = 1 ]; then
-				mine=()
-				for a in "${arches[@]}"; do
-					in_shard "$a" && mine+=("$a")
-				done
-				[ ${#mine[@]} -eq 0 ] || run_per_arch "$k" "$check" note_failure "${mine[@]}"
-			elif in_shard all; then
-				run_check "$k" "" "$check"
-				note_failure "$k" "" "$check"
-			fi
-		done
-		[ -z "$first_bad" ] || [ "$keep_going" = 1 ] || break
+# bisect_step K: judge patch K with every check unit on its arches.
+bisect_step() {
+	local k=$1 commit=${BISECT_COMMITS[$1 - 1]} check arches a mine
+	STEP_PARENT=$(tgit rev-parse "$commit~1")
+	STEP_SUBJECT=$(tgit log -1 --format=%s "$commit")
+	STEP_CHANGES=$SERIES_RESULTS/$(printf '%04d' "$k")/changes
+	mkdir -p "${STEP_CHANGES%/*}"
+	# The checks judge the commit under test, also after a rebase that
+	# was not exported yet; say so when patches/ differs from it.
+	STEP_PATCH=$SERIES_RESULTS/$(printf '%04d' "$k")/${PATCHES[k - 1]}
+	tgit format-patch -q --stdout "${PATCH_DIFF_OPTS[@]}" -1 "$commit" >"$STEP_PATCH"
+	[ "$(patch_id <"$STEP_PATCH")" = "$(patch_id <"$SERIES_PATCHES/${PATCHES[k - 1]}")" ] ||
+		warn "patch $k: branch $BISECT_BRANCH differs from patches/${PATCHES[k - 1]}; judging the branch (run '$SERIES_PROG export')"
+	tgit diff --name-status -M "$STEP_PARENT" "$commit" >"$STEP_CHANGES"
+	printf '%d\t%s\t%s\t%s\n' "$k" "${PATCHES[k - 1]}" "$commit" "$STEP_SUBJECT" >>"$SERIES_RESULTS/steps"
+	STEP_COMMIT=$commit
+	step_paths "$commit" >"$BISECT_CHANGES"
+	mapfile -t arches < <(affected_arches "$BISECT_CHANGES")
+	for check in "${CHECKS[@]}"; do
+		check_load "$check"
+		# A series check runs at the last step judged only.
+		[ "$CHECK_STEPS" = every ] || [ "$k" = "$BISECT_TO" ] || continue
+		if [ "$CHECK_PER_ARCH" = 1 ]; then
+			mine=()
+			for a in "${arches[@]}"; do
+				in_shard "$a" && mine+=("$a")
+			done
+			[ ${#mine[@]} -eq 0 ] || run_per_arch "$k" "$check" note_failure "${mine[@]}"
+		elif in_shard all; then
+			run_check "$k" "" "$check"
+			note_failure "$k" "" "$check"
+		fi
 	done
-	echo "finished=$(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$SERIES_RESULTS/meta"
-	echo "duration=$(($(now) - t0))" >>"$SERIES_RESULTS/meta"
-	python3 "$SERIES_ROOT/scripts/lib/report.py" "$SERIES_RESULTS" >&2
-	# A skip is never a pass: list every one.
+}
+
+# bisect_finish T0: close the result tree, write the reports, list every
+# skip (a skip is never a pass); fail if a patch failed.
+bisect_finish() {
 	local st
+	echo "finished=$(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$SERIES_RESULTS/meta"
+	echo "duration=$(($(now) - $1))" >>"$SERIES_RESULTS/meta"
+	python3 "$SERIES_ROOT/scripts/lib/report.py" "$SERIES_RESULTS" >&2
 	while IFS= read -r st; do
 		printf 'SKIPPED: %s: %s\n' "$(dirname "${st#"$SERIES_RESULTS"/}")" \
 			"$(head -n 1 "${st%/status}/summary")" >&2
 	done < <(grep -lx skip "$SERIES_RESULTS"/[0-9]*/*/*/status)
-	if [ ${#needed[@]} -eq 0 ] && [ -z "$shard" ]; then
-		warn "no arch of the selection is affected by patches 1-$to: nothing was built"
+	if [ ${#BISECT_NEEDED[@]} -eq 0 ] && [ -z "$BISECT_SHARD" ]; then
+		warn "no arch of the selection is affected by patches 1-$BISECT_TO: nothing was built"
 	fi
-	if [ -n "$first_bad" ]; then
-		printf '%s\n' "$first_bad" >&2
+	if [ -n "$BISECT_FIRST_BAD" ]; then
+		printf '%s\n' "$BISECT_FIRST_BAD" >&2
 		return 1
 	fi
 	return 0
+}
+
+# cmd_bisect: see usage.
+cmd_bisect() {
+	local k t0
+	bisect_args "$@"
+	bisect_stack
+	BISECT_CHANGES=$(mktemp)
+	BISECT_ORIG=$(tgit symbolic-ref -q --short HEAD || tgit rev-parse HEAD)
+	at_exit bisect_restore
+	bisect_arches
+	bisect_meta
+	BISECT_FIRST_BAD=''
+	t0=$(now)
+	bisect_base
+	for k in $(seq 1 "$BISECT_TO"); do
+		bisect_step "$k"
+		[ -z "$BISECT_FIRST_BAD" ] || [ "$BISECT_KEEP_GOING" = 1 ] || break
+	done
+	bisect_finish "$t0"
 }
 
 # in_shard UNIT: is UNIT (an arch, or "all") part of this run's shard?
@@ -273,7 +320,7 @@ base_must_pass() {
 # (the report names it: "first bad: patch K (FILE) on ARCH: CHECK: ...").
 note_failure() {
 	[ "$LAST_STATUS" = fail ] || return 0
-	[ -z "$first_bad" ] || return 0
+	[ -z "$BISECT_FIRST_BAD" ] || return 0
 	local k=$1 a=$2 check=$3
-	first_bad="reproduce patch $k with: $(repro_command "$check" "$a" "${commits[k - 1]}" "$STEP_PATCH" "$branch")"
+	BISECT_FIRST_BAD="reproduce patch $k with: $(repro_command "$check" "$a" "${BISECT_COMMITS[k - 1]}" "$STEP_PATCH" "$BISECT_BRANCH")"
 }

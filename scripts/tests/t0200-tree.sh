@@ -234,3 +234,47 @@ test_export_dir() {
 	assert_contains s/patches/0001-kbuild-Add-y.patch "Subject: [PATCH 1/1] kbuild: Add y"
 }
 TESTS+=(test_export_dir)
+
+# The whole walk of bisect on a fixture stack with a unit of the test's
+# own (SERIES_CHECKS): the base and each patch judged in order, the walk
+# stopping at the first bad patch with its reproducer, or going on with
+# --keep-going; a patch that touches no arch builds nothing.
+test_bisect_walk() {
+	make_tarball_fixture
+	local env=(env SERIES_CACHE="$PWD/c" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1
+		SERIES_NO_INSTALL=1 SERIES_CHECKS="$PWD/checks")
+	expect_exit 0 out "${env[@]}" "$SERIES" base
+	local t=$PWD/c/linux k
+	git -C "$t" checkout -q -b work
+	mkdir -p "$t/Documentation"
+	for k in 1 2 3; do
+		echo "$k" >"$t/Documentation/step$k.txt"
+		git -C "$t" add Documentation
+		GIT_AUTHOR_DATE=2026-01-01T00:00:00Z git -C "$t" -c user.name=T -c user.email=t@t.invalid \
+			commit -q -s -m "Documentation: Step $k$([ "$k" != 2 ] || echo ', bad')" -m 'Because.'
+	done
+	git -C "$t" config branch.work.description $'Cover\n\nBody.'
+	expect_exit 0 out "${env[@]}" "$SERIES" export --branch work -o s
+	git -C "$t" checkout -q base
+	mkdir -p checks/fake
+	printf '%s\n' 'CHECK_DESCRIPTION=fails a patch whose subject says bad' 'CHECK_SCOPE=patch' \
+		'CHECK_ORDER=1' 'CHECK_AT_BASE=1' 'CHECK_REPRO=scripts/series bisect --check fake --to {patch}' >checks/fake/manifest
+	# shellcheck disable=SC2016 # the unit's own text
+	printf '%s\n' '#!/bin/sh' 'echo "$SERIES_CHECK_STEP" >>"$SERIES_CHECK_RESULT_DIR/../../../walked"' \
+		'if git log -1 --format=%s | grep -q bad; then echo "bad subject" >"$SERIES_CHECK_RESULT_DIR/summary"; exit 1; fi' \
+		'echo ok >"$SERIES_CHECK_RESULT_DIR/summary"' >checks/fake/run
+	chmod +x checks/fake/run
+	expect_exit 0 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" apply
+	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" SERIES_RESULTS="$PWD/r1" "$SERIES" bisect
+	assert_contains out "first bad: patch 2"
+	assert_contains out "reproduce patch 2 with: SERIES_FILE=$PWD/s/series scripts/series bisect --check fake --to $PWD/r1/0002/0002-Documentation-Step-2-bad.patch"
+	assert_eq "$(paste -sd' ' r1/walked)" "0 1 2" "steps judged"
+	assert_eq "$(cat r1/0002/all/fake/status)" fail "patch 2's verdict"
+	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" SERIES_RESULTS="$PWD/r2" "$SERIES" bisect --keep-going
+	# The base and patch 1 passed: their verdicts are reused.  A failure
+	# is judged again, and patch 3, never reached, is judged now.
+	assert_eq "$(paste -sd' ' r2/walked)" "2 3" "steps run with --keep-going"
+	assert_contains out "first bad: patch 2"
+	assert_eq "$(cat r2/0003/all/fake/status)" pass "patch 3's verdict"
+}
+TESTS+=(test_bisect_walk)
