@@ -188,7 +188,7 @@ TESTS+=(test_maintainers_fragment)
 
 # kconfig-selects.py: what one Kconfig entry selects beyond another.
 test_kconfig_selects() {
-	local C="$SERIES_ROOT/scripts/tests/kconfig-selects.py"
+	local C="$SERIES_ROOT/scripts/checks/kconfig-selects/kconfig-selects.py"
 	printf '%s\n' 'config KVM' '	tristate "KVM"' '	select KVM_COMMON' '	select HAVE_KVM_IRQCHIP' '' \
 		'config KVM_ARM64' '	tristate "arm64"' '	select HAVE_KVM_IRQCHIP' '	select KVM_COMMON' '	help' \
 		'	  select NOTHING: help text, not a selection.' '' 'config LAST' '	bool' >K
@@ -203,6 +203,29 @@ test_kconfig_selects() {
 	assert_contains out "no 'config KVM_Z' entry"
 }
 TESTS+=(test_kconfig_selects)
+
+# The kconfig-selects unit on a tree with arch/s390/kvm/Kconfig: a
+# selection only KVM_ARM64 makes fails and names it, none passes, a step
+# without KVM_ARM64 skips, and a file in which KVM selects no KVM_COMMON
+# (the parse would see nothing) fails.
+test_kconfig_selects_unit() {
+	local U="$SERIES_ROOT/scripts/checks/kconfig-selects/run" k=arch/s390/kvm/Kconfig
+	mkdir -p arch/s390/kvm res
+	printf '%s\n' 'config KVM' '	tristate "KVM"' '	select KVM_COMMON' '	select HAVE_KVM_MSI' '' >"$k"
+	expect_exit 4 out env SERIES_CHECK_RESULT_DIR="$PWD/res" "$U"
+	assert_eq "$(cat res/summary)" "SKIP: no config KVM_ARM64 in $k at this step" "summary without KVM_ARM64"
+	printf '%s\n' 'config KVM_ARM64' '	tristate "arm64"' '	select KVM_COMMON' '	help' \
+		'	  select HAVE_KVM_READONLY_MEM: help text' >>"$k"
+	expect_exit 0 out env SERIES_CHECK_RESULT_DIR="$PWD/res" "$U"
+	assert_eq "$(cat res/summary)" "KVM_ARM64 selects nothing that KVM does not" "summary of a subset"
+	sed -i 's/^\thelp$/\tselect HAVE_KVM_READONLY_MEM\n\thelp/' "$k"
+	expect_exit 1 out env SERIES_CHECK_RESULT_DIR="$PWD/res" "$U"
+	assert_eq "$(cat res/summary)" "KVM_ARM64 selects what KVM does not: HAVE_KVM_READONLY_MEM" "summary of an extra selection"
+	sed -i '/^\tselect KVM_COMMON$/d' "$k"
+	expect_exit 1 out env SERIES_CHECK_RESULT_DIR="$PWD/res" "$U"
+	assert_contains res/summary "KVM selects no KVM_COMMON"
+}
+TESTS+=(test_kconfig_selects_unit)
 
 # kvm-coexist's crossrefs: the symbols one object, archive or module
 # leaves undefined and another defines.

@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # Fault injection at the tip and the gates that judge it: a core
-# register dropped, a touched file no arch compiles, what KVM_ARM64
-# selects.
+# register dropped, a touched file no arch compiles.
 # They run on the real kernel tree in the cache.
 
 test_fault_core_reg_dropped() {
@@ -50,21 +49,3 @@ test_fault_touched_not_compiled() {
 		fail "no C file of patch $n is reported compiled"
 }
 TESTS+=(test_fault_touched_not_compiled)
-
-# The common KVM code is built into s390's kvm.ko and into kvm-arm64 with
-# the Kconfig options of one kernel: a symbol that kvm-arm64 selected and
-# kvm.ko did not would change kvm.ko whenever kvm-arm64 is configured.
-# At the tip, KVM_ARM64 selects nothing that KVM does not.  (Should it
-# need to, kvm.ko must be shown unchanged with the selection, by a build
-# of s390 with and without it.)
-test_gate_s390_kvm_arm64_selects() {
-	gate_config
-	local k=arch/s390/kvm/Kconfig rc=0
-	need_in_stack arch/s390/kvm/arm64/Makefile
-	git -C "$SERIES_TREE" show "$SERIES_BRANCH:$k" >Kconfig || fail "no $k at the tip"
-	python3 "$SERIES_ROOT/scripts/tests/kconfig-selects.py" Kconfig KVM_ARM64 KVM >out 2>&1 || rc=$?
-	[ "$rc" -eq 0 ] || { cat out; fail "KVM_ARM64 selects what KVM does not (exit $rc): $(paste -sd' ' out)"; }
-	grep -q '^[[:space:]]*select KVM_COMMON$' Kconfig || fail "$k: KVM selects no KVM_COMMON: the parse is wrong"
-	echo "KVM_ARM64 selects nothing that KVM does not ($k at the tip)"
-}
-TESTS+=(test_gate_s390_kvm_arm64_selects)
