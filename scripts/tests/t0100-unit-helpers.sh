@@ -260,6 +260,38 @@ test_coexist_crossrefs() {
 }
 TESTS+=(test_coexist_crossrefs)
 
+# trace-systems' tracesystems: the trace systems whose events an object,
+# archive or module defines, by the name strings <trace/stages/init.h>
+# makes (str__VAR__trace_system_name).
+test_trace_systems() {
+	local T="$SERIES_ROOT/scripts/checks/trace-systems/tracesystems"
+	need_tool gcc gcc
+	need_tool nm binutils
+	need_tool ar binutils
+	printf '%s\n' 'static const char str__kvm__trace_system_name[] = "kvm";' \
+		'const char *const a[] = { str__kvm__trace_system_name };' \
+		'const char str__kvm_s390__trace_system_name[] = "kvm-s390";' >a.c
+	printf '%s\n' 'static const char str__kvm__trace_system_name[] = "kvm";' \
+		'const char *const b[] = { str__kvm__trace_system_name };' \
+		'int str__kvm__trace_system_names;' >b.c
+	printf '%s\n' 'int untraced;' >c.c
+	gcc -c a.c b.c c.c
+	expect_exit 0 out "$T" nm a.o
+	assert_eq "$(paste -sd' ' out)" "kvm kvm_s390" "trace systems of a.o"
+	# An archive of two members: each system once; a symbol that only
+	# starts like a system's name is none.
+	rm -f ab.a && ar rcsT ab.a a.o b.o
+	expect_exit 0 out "$T" nm ab.a
+	assert_eq "$(paste -sd' ' out)" "kvm kvm_s390" "trace systems of a thin archive"
+	expect_exit 0 out "$T" nm c.o
+	[ ! -s out ] || fail "trace systems of an object without events: $(cat out)"
+	expect_exit 2 out "$T" nm missing.o
+	assert_contains out "nm failed"
+	expect_exit 2 out "$T" nm
+	assert_contains out "usage: tracesystems"
+}
+TESTS+=(test_trace_systems)
+
 # checkpatch reports on moved lines are listed, not counted.
 test_checkpatch_moved() {
 	local M="$SERIES_ROOT/scripts/lib/checkpatch-moved.py"

@@ -59,7 +59,17 @@ EOF
 	judge 0 "'KVM:' names 2 of 3 touched file(s)" 'KVM: Do a thing' changes
 	judge 1 "'KVM: s390:' names none of the 1 touched file(s) (first: include/linux/kvm_host.h)" \
 		'KVM: s390: Do a thing' changes2
-	judge 1 "unknown subject prefix in 'kvm: Do a thing'" 'kvm: Do a thing' changes
+	judge 1 "unknown subject prefix 'kvm:' in 'kvm: Do a thing'" 'kvm: Do a thing' changes
+	# The whole prefix is an entry: a sub-prefix the table lacks is a
+	# finding, not the start of the summary; one it has is judged by its
+	# own areas.
+	judge 1 "unknown subject prefix 'KVM: s390: gnap:' in 'KVM: s390: gnap: Do a thing': not an entry of configs/subjects.conf; the table has 'KVM: s390:'" \
+		'KVM: s390: gnap: Do a thing' changes
+	judge 1 "unknown subject prefix 'Do' in 'Do a thing'" 'Do a thing' changes
+	printf 'KVM: s390: gmap: = arch/s390/kvm/gmap/\n' >>t.conf
+	judge 1 "'KVM: s390: gmap:' names none of the 3 touched file(s)" 'KVM: s390: gmap: Do a thing' changes
+	printf 'M\tarch/s390/kvm/gmap/dat.h\n' >changes3
+	judge 0 "'KVM: s390: gmap:' names 1 of 1 touched file(s)" 'KVM: s390: gmap: Do a thing' changes3
 	printf 'KVM s390 = arch/s390/kvm/\n' >bad.conf
 	expect_exit 2 out python3 "$r" bad.conf p changes
 	assert_contains out "bad.conf:1: not 'PREFIX: = AREA...'"

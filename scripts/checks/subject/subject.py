@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check that the subject prefix of a patch names an area it touches.
 
+The prefix is every leading "WORD: " of the summary ("KVM: s390: gmap:"),
+and the whole of it must be an entry of TABLE: a sub-prefix that the
+table lacks ("KVM: s390: gnap:") is a finding, not part of the summary.
+
 Usage: subject.py TABLE PATCH CHANGES
 
 TABLE is configs/subjects.conf, PATCH a git format-patch file, CHANGES
@@ -15,6 +19,10 @@ import email.policy
 import fnmatch
 import re
 import sys
+
+
+# Every leading "WORD: " of a summary: the subsystem, then its parts.
+PREFIX_RE = re.compile(r"((?:[A-Za-z0-9_./-]+: )+)")
 
 
 def load_table(path):
@@ -63,12 +71,14 @@ def main(argv):
     except (OSError, ValueError) as e:
         print(e, file=sys.stderr)
         return 2
-    matches = [p for p in table if subject.startswith(p + " ")]
-    if not matches:
-        head = subject.split(" ")[0]
-        print(f"unknown subject prefix in '{subject}': none of configs/subjects.conf ({head} ...)")
+    m = PREFIX_RE.match(subject)
+    prefix = m.group(1).rstrip() if m else ""
+    if prefix not in table:
+        known = [p for p in table if prefix.startswith(p + " ")]
+        hint = f"; the table has '{max(known, key=len)}'" if known else ""
+        print(f"unknown subject prefix '{prefix or subject.split(' ')[0]}' in '{subject}': "
+              f"not an entry of configs/subjects.conf{hint}")
         return 1
-    prefix = max(matches, key=len)
     hits = [f for f in files if any(in_area(f, a) for a in table[prefix])]
     if not hits:
         print(f"'{prefix}' names none of the {len(files)} touched file(s) (first: {files[0] if files else 'none'})")
