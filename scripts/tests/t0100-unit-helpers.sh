@@ -292,6 +292,40 @@ test_trace_systems() {
 }
 TESTS+=(test_trace_systems)
 
+# sae-opcodes' dis-defs.py: instructions found in their major opcode's
+# range of a disassembler table, short and long names, and what it
+# says when one is missing, misplaced or differs.
+test_sae_opcodes_table() {
+	local D="$SERIES_ROOT/scripts/checks/sae-opcodes/dis-defs.py"
+	cat >defs.h <<'EOF2'
+#define LONG_INSN_INITIALIZER { \
+	[LONG_INSN_STIASRM] = { 's', 't', 'i', 'a', 's', 'r', 'm', }, \
+}
+#define OPCODE_TABLE_INITIALIZER { \
+	[   0] = { .opfrag = 0xa5, .format = INSTR_RR_RR, .name =  { 'x', } }, \
+	[   1] = { .opfrag = 0xa5, .format = INSTR_RRE_R0, .name =  { 's', 'a', 'e', } }, \
+	[   2] = { .opfrag = 0xa7, .format = INSTR_RRE_R0, .offset = LONG_INSN_STIASRM }, \
+}
+#define OPCODE_OFFSET_INITIALIZER { \
+	{ .opcode = 0xa7, .mask = 0x0f, .byte = 1, .offset = 0, .count = 1 }, \
+	{ .opcode = 0xb9, .mask = 0xff, .byte = 1, .offset = 1, .count = 2 }, \
+}
+EOF2
+	expect_exit 0 out python3 "$D" defs.h b9a5:sae:RRE_R0 b9a7:stiasrm:RRE_R0
+	assert_eq "$(paste -sd' ' out)" "b9a5 sae RRE_R0 b9a7 stiasrm RRE_R0" "found"
+	expect_exit 1 out python3 "$D" defs.h b9a6:lasrm:RRE_R0 a7a7:stiasrm:RRE_R0 b9a5:sae:RRE_RR b2a5:sae:RRE_R0
+	assert_contains out "b9a6 lasrm: not in the table of major opcode 0xb9"
+	assert_contains out "a7a7 stiasrm: not in the table of major opcode 0xa7"
+	assert_contains out "b9a5 sae: the table has sae RRE_R0, not sae RRE_RR"
+	assert_contains out "b2a5 sae: no table of major opcode 0xb2"
+	echo '/* nothing */' >empty.h
+	expect_exit 2 out python3 "$D" empty.h b9a5:sae:RRE_R0
+	assert_contains out "no opcode table entries"
+	expect_exit 2 out python3 "$D" defs.h b9a:sae:RRE_R0
+	assert_contains out "OPCODE is four hex digits"
+}
+TESTS+=(test_sae_opcodes_table)
+
 # checkpatch reports on moved lines are listed, not counted.
 test_checkpatch_moved() {
 	local M="$SERIES_ROOT/scripts/lib/checkpatch-moved.py"

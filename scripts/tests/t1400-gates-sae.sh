@@ -1,26 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# The gates of the SAE part: its instructions, __sae64a's code, the two
-# KVM modules built in together, the module load and the KUnit suites.
+# The gates of the SAE part: __sae64a's code, the two KVM modules built
+# in together, the module load and the KUnit suites (its instructions
+# are the check unit sae-opcodes).
 # They run on the real kernel tree in the cache.
-
-# The SAE instructions at the tip: the kernel's disassembler table
-# (generated from arch/s390/tools/opcodes.txt) names all three.  7.3's
-# generator spells a name as an array of characters; names of more than
-# five letters are kept in a table of long names.
-test_gate_sae_opcodes() {
-	gate_config
-	need_symbol_in_stack arch/s390/tools/opcodes.txt stiasrm
-	arch_load s390
-	arch_need_toolchain
-	expect_exit 0 out "$SERIES" build s390 "$SERIES_BRANCH"
-	local defs=$ARCH_BUILD_DIR/arch/s390/include/generated/asm/dis-defs.h
-	assert_contains "$defs" ".opfrag = 0xa5, .format = INSTR_RRE_R0, .name =  { 's', 'a', 'e', } }"
-	assert_contains "$defs" ".opfrag = 0xa6, .format = INSTR_RRE_R0, .name =  { 'l', 'a', 's', 'r', 'm', } }"
-	assert_contains "$defs" '.opfrag = 0xa7, .format = INSTR_RRE_R0, .offset = LONG_INSN_STIASRM }'
-	assert_contains "$defs" "[LONG_INSN_STIASRM] = { 's', 't', 'i', 'a', 's', 'r', 'm', }"
-}
-TESTS+=(test_gate_sae_opcodes)
 
 # The object code of __sae64a at the tip issues SAE on r2 with the access
 # registers and the kernel's r6-r14 saved around it and r0-r5 cleared
