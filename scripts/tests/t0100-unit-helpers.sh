@@ -326,6 +326,38 @@ EOF2
 }
 TESTS+=(test_sae_opcodes_table)
 
+# sae64a-code's judge: objdump's disassembly of __sae64a must hold SAE,
+# save and restore r6-r14 and a0-a15 and clear each of r0-r5.
+test_sae64a_judge() {
+	local J="$SERIES_ROOT/scripts/checks/sae64a-code/judge" r
+	{
+		echo '0000000000000000 <__sae64a>:'
+		echo '   0:	eb 6e f0 30 00 24 	stmg	%r6,%r14,48(%r15)'
+		echo '   6:	9b 0f f0 80       	stam	%a0,%a15,128(%r15)'
+		echo '   a:	b9 a5 00 20       	.long	0xb9a50020'
+		echo '   e:	9a 0f f0 80       	lam	%a0,%a15,128(%r15)'
+		for r in 0 1 2 3 4 5; do
+			printf '  1%d:	b9 82 00 %d%d       	xgr	%%r%d,%%r%d\n' "$r" "$r" "$r" "$r" "$r"
+		done
+		echo '  30:	eb 6e f0 30 00 04 	lmg	%r6,%r14,48(%r15)'
+	} >good
+	expect_exit 0 out "$J" good 'b9 a5 00 20'
+	[ ! -s out ] || fail "findings in a good __sae64a: $(cat out)"
+	# xgr %r3,%r4 clears nothing; no lam; another instruction's bytes.
+	sed -e 's/xgr	%r3,%r3/xgr	%r3,%r4/' -e '/lam	/d' good >bad
+	expect_exit 1 out "$J" bad 'b9 a5 00 21'
+	assert_contains out "no instruction b9 a5 00 21"
+	assert_contains out "no lam %a0,%a15,"
+	assert_contains out "r0-r5 not all cleared (cleared: %r0 %r1 %r2 %r4 %r5)"
+	# xgr %r1,%r10 is not %r1 cleared.
+	sed 's/xgr	%r1,%r1/xgr	%r1,%r10/' good >bad2
+	expect_exit 1 out "$J" bad2 'b9 a5 00 20'
+	assert_contains out "cleared: %r0 %r2 %r3 %r4 %r5"
+	expect_exit 2 out "$J" missing 'b9 a5 00 20'
+	assert_contains out "usage: judge"
+}
+TESTS+=(test_sae64a_judge)
+
 # checkpatch reports on moved lines are listed, not counted.
 test_checkpatch_moved() {
 	local M="$SERIES_ROOT/scripts/lib/checkpatch-moved.py"

@@ -1,32 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# The gates of the SAE part: __sae64a's code, the two KVM modules built
-# in together, the module load and the KUnit suites (its instructions
-# are the check unit sae-opcodes).
+# Faults that the gates of the SAE part must find: the two KVM modules
+# built in together, the module load and the KUnit suites.  (The SAE
+# instructions and __sae64a's code are the check units sae-opcodes and
+# sae64a-code.)
 # They run on the real kernel tree in the cache.
-
-# The object code of __sae64a at the tip issues SAE on r2 with the access
-# registers and the kernel's r6-r14 saved around it and r0-r5 cleared
-# after it.
-test_gate_sae64a_code() {
-	gate_config
-	need_symbol_in_stack arch/s390/kernel/entry.S __sae64a
-	arch_load s390
-	arch_need_toolchain
-	local i obj=$ARCH_BUILD_DIR/arch/s390/kernel/entry.o
-	# __sae64a is built with kvm-arm64 only, an option of the tip.
-	build_fresh_config s390 "$SERIES_BRANCH"
-	expect_exit 0 dis "${ARCH_CROSS_COMPILE}objdump" -d --disassemble=__sae64a "$obj"
-	cat dis
-	# binutils does not know SAE: the instruction shows as its bytes.
-	grep -Eq '^ +[0-9a-f]+:\s+b9 a5 00 20\s' dis || fail "no 'sae %r2' (b9a50020) in __sae64a"
-	for i in 'stmg\s+%r6,%r14,' 'stam\s+%a0,%a15,' 'lam\s+%a0,%a15,' 'lmg\s+%r6,%r14,' \
-		'xgr\s+%r0,%r0' 'xgr\s+%r5,%r5'; do
-		grep -Eq "$i" dis || fail "__sae64a lacks $i"
-	done
-	[ "$(grep -Ec 'xgr\s+%r([0-5]),%r\1' dis)" = 6 ] || fail "__sae64a does not clear r0-r5"
-}
-TESTS+=(test_gate_sae64a_code)
 
 # Two KVM modules built in (configs/coexist.conf): without the step that
 # makes the symbols of kvm-arm64's copy of the common KVM code local, the
