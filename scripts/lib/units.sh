@@ -27,7 +27,7 @@ checks_discover() {
 # check_load NAME: read a check's manifest into CHECK_* variables.
 check_load() {
 	CHECK_DESCRIPTION='' CHECK_SCOPE='' CHECK_PER_ARCH=0 CHECK_AT_BASE=0
-	CHECK_TOOLS='' CHECK_ORDER='' CHECK_REPRO='' CHECK_STEPS=every CHECK_CONFIGS=''
+	CHECK_TOOLS='' CHECK_ORDER='' CHECK_REPRO='' CHECK_STEPS=every CHECK_CONFIGS='' CHECK_INPUTS=''
 	conf_load "$SERIES_CHECKS/$1/manifest" CHECK_
 	[ "$CHECK_SCOPE" = patch ] || die "check $1: CHECK_SCOPE must be 'patch', not '$CHECK_SCOPE'"
 	local f
@@ -35,6 +35,9 @@ check_load() {
 		[ -f "$SERIES_CONFIGS/$f" ] || die "check $1: CHECK_CONFIGS names configs/$f, which does not exist"
 	done
 	case $CHECK_STEPS in every | last) ;; *) die "check $1: CHECK_STEPS must be 'every' or 'last', not '$CHECK_STEPS'" ;; esac
+	for f in $CHECK_INPUTS; do
+		[ "$f" = series ] || die "check $1: CHECK_INPUTS may name 'series' only, not '$f'"
+	done
 }
 
 # check_tools_missing: print "cmd (Debian package pkg)" for each tool of

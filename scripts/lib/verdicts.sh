@@ -70,6 +70,12 @@ verdict_memo() {
 			for f in $(conf_get "$SERIES_CHECKS/$check/manifest" CHECK_CONFIGS); do
 				(cd "$SERIES_CONFIGS" && sha256sum -- "$f")
 			done
+			# A unit that reads the series as it is mailed: the series
+			# file, every patch it names and the cover letter, messages
+			# included, which no step's tree or patch holds.
+			if [[ " $(conf_get "$SERIES_CHECKS/$check/manifest" CHECK_INPUTS) " == *" series "* ]]; then
+				series_inputs_hash
+			fi
 		} | sha256sum | cut -c1-40)
 	fi
 	if [ "${VERDICT_STEP:-}" != "${STEP_COMMIT:-HEAD}" ]; then
@@ -82,6 +88,21 @@ verdict_memo() {
 			fi
 		} | sha256sum | cut -c1-40)
 	fi
+}
+
+# series_inputs_hash: a hash of the series as it is mailed: the series
+# file, the patch files it names (PATCHES, from series_read) and the
+# cover letter.
+series_inputs_hash() {
+	local name
+	{
+		sha256sum <"$SERIES_FILE"
+		for name in "${PATCHES[@]}" "$COVER_LETTER"; do
+			[ -f "$SERIES_PATCHES/$name" ] || continue
+			printf '%s ' "$name"
+			sha256sum <"$SERIES_PATCHES/$name"
+		done
+	} | sha256sum | cut -c1-40
 }
 
 # verdict_key ARCH CHECK: the result-cache key of a check of the step: the

@@ -57,6 +57,48 @@ test_verdict_own_configs() {
 }
 TESTS+=(test_verdict_own_configs)
 
+# A unit that reads the series as mailed (CHECK_INPUTS=series) has the
+# series file, its patches and the cover letter in its key; other units
+# do not.  Any other input is refused.
+test_verdict_series_inputs() {
+	(
+		. "$SERIES_ROOT/scripts/lib/common.sh"
+		. "$SERIES_ROOT/scripts/lib/build.sh"
+		. "$SERIES_ROOT/scripts/lib/runner.sh"
+		mkdir -p cfg/arch chk/a chk/b s/patches
+		printf 'CHECK_SCOPE=patch\nCHECK_ORDER=1\nCHECK_INPUTS=series\n' >chk/a/manifest
+		printf 'CHECK_SCOPE=patch\nCHECK_ORDER=2\n' >chk/b/manifest
+		printf '0001-a.patch\n' >s/series
+		echo one >s/patches/0001-a.patch
+		echo cover >s/patches/0000-cover-letter.patch
+		SERIES_CONFIGS=$PWD/cfg SERIES_CHECKS=$PWD/chk
+		SERIES_FILE=$PWD/s/series SERIES_PATCHES=$PWD/s/patches
+		. "$SERIES_ROOT/scripts/lib/tree.sh"
+		PATCHES=(0001-a.patch)
+		VERDICT_SALT=$(verdict_salt)
+		keys() {
+			VERDICT_UNIT_HASH=() VERDICT_STEP=HEAD VERDICT_STEP_HASH=x
+			printf '%s %s\n' "$(verdict_key '' a)" "$(verdict_key '' b)"
+		}
+		read -r a1 b1 < <(keys)
+		echo 'other cover' >s/patches/0000-cover-letter.patch
+		read -r a2 b2 < <(keys)
+		[ "$a2" != "$a1" ] || fail "the key of a unit reading the series did not change with the cover letter"
+		assert_eq "$b2" "$b1" "another unit's key after the cover letter changed"
+		echo two >s/patches/0001-a.patch
+		read -r a3 b3 < <(keys)
+		[ "$a3" != "$a2" ] || fail "the key did not change with a patch's message"
+		printf '# a comment\n0001-a.patch\n' >s/series
+		read -r a4 b4 < <(keys)
+		[ "$a4" != "$a3" ] || fail "the key did not change with the series file"
+		assert_eq "$b4" "$b1" "another unit's key after the series changed"
+		printf 'CHECK_SCOPE=patch\nCHECK_ORDER=1\nCHECK_INPUTS=tree\n' >chk/a/manifest
+		expect_exit 1 out bash -c ". '$SERIES_ROOT/scripts/lib/common.sh'; . '$SERIES_ROOT/scripts/lib/units.sh'; SERIES_CHECKS='$PWD/chk' SERIES_CONFIGS='$PWD/cfg'; check_load a"
+		assert_contains out "check a: CHECK_INPUTS may name 'series' only, not 'tree'"
+	)
+}
+TESTS+=(test_verdict_series_inputs)
+
 # runner_preamble: the start of a driver script that calls the bisect
 # runner's functions on the check units in ./checks, the git tree ./tree
 # and the result tree ./results; its $1 is the repository.

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # The gates of the base and of applying the stack: the base, the
-# configurations, git am, the export round trip, quilt, b4 am and the
+# configurations, git am, the export round trip, b4 am and the
 # range-diff to the last version.
 # They run on the real kernel tree in the cache.
 
@@ -90,23 +90,6 @@ test_gate_export_roundtrip() {
 	! grep -qx "$COVER_LETTER" exported/series || fail "the series file lists the cover letter"
 }
 TESTS+=(test_gate_export_roundtrip)
-
-test_gate_apply_quilt() {
-	gate_config
-	need_tools quilt:quilt
-	local wt=$TEST_WORK/quilt-tree tip_tree tree
-	git -C "$SERIES_TREE" worktree add -q --detach "$wt" "$BASE_COMMIT"
-	CLEANUP_WORKTREE=$wt
-	trap cleanup_worktree EXIT
-	(cd "$wt" && QUILT_PATCHES=$SERIES_PATCHES QUILT_SERIES=$SERIES_FILE \
-		QUILT_PC=$TEST_WORK/pc quilt push -a -q) >out 2>&1 ||
-		{ cat out; fail "quilt push -a failed"; }
-	assert_contains out "Now at patch"
-	tree=$(cd "$wt" && git add -f -A . && git write-tree)
-	tip_tree=$(git -C "$SERIES_TREE" rev-parse "$SERIES_BRANCH^{tree}")
-	assert_eq "$tree" "$tip_tree" "tree after quilt push -a vs. git am"
-}
-TESTS+=(test_gate_apply_quilt)
 
 # The mail round trip with the real client: 'series mbox' of the version
 # after the last one recorded (its changelog against that one, its RFC
