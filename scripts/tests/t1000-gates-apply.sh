@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # The gates of the base and of applying the stack: the base, the
-# configurations, git am, the export round trip, b4 am and the
-# range-diff to the last version.
+# configurations, git am, the export round trip and the
+# range-diff to the last version (quilt and b4 am are check units).
 # They run on the real kernel tree in the cache.
 
 test_gate_base() {
@@ -90,55 +90,6 @@ test_gate_export_roundtrip() {
 	! grep -qx "$COVER_LETTER" exported/series || fail "the series file lists the cover letter"
 }
 TESTS+=(test_gate_export_roundtrip)
-
-# The mail round trip with the real client: 'series mbox' of the version
-# after the last one recorded (its changelog against that one, its RFC
-# part) as Debian's b4 reads it.  b4 runs in the kernel tree so that it
-# knows the base commit; what it writes for 'git am' must rebuild the
-# tree of 'series apply'.
-test_gate_b4_am() {
-	gate_config
-	need_tools b4:b4
-	series_read
-	local n=${#PATCHES[@]} wt=$TEST_WORK/b4-tree mbx k p v=1 last rfc tag='' vtag=''
-	last=$(sed -n 's/^VERSION_\([1-9][0-9]*\)=.*/\1/p' "$SERIES_CONFIGS/versions.conf" | sort -n | tail -n 1)
-	if [ -n "$last" ]; then
-		git -C "$SERIES_ROOT" cat-file -e "$(conf_get "$SERIES_CONFIGS/versions.conf" "VERSION_$last")^{commit}" 2>/dev/null ||
-			skip "this clone of the repository lacks version $last (a shallow clone?)"
-		v=$((last + 1))
-	fi
-	[ "$v" = 1 ] || vtag=" v$v"
-	rfc=$(conf_get "$SERIES_CONFIGS/versions.conf" "RFC_$v")
-	expect_exit 0 out "$SERIES" mbox --version "$v" -o "$TEST_WORK/series.mbox"
-	mkdir -p "$TEST_WORK/b4"
-	(cd "$SERIES_TREE" && b4 am -m "$TEST_WORK/series.mbox" -o "$TEST_WORK/b4") >b4.out 2>&1 ||
-		{ cat b4.out; fail "b4 am failed"; }
-	cat b4.out
-	assert_contains b4.out "Total patches: $n"
-	assert_contains b4.out "Base: using specified base-commit $BASE_COMMIT"
-	! grep -Eiq 'missing|not known|ignoring|warning|error' b4.out || fail "b4 am complained (above)"
-	# Every patch once, in series order, those from RFC_N on as RFC.
-	k=0
-	for p in "${PATCHES[@]}"; do
-		k=$((k + 1))
-		[ "$(patch_subject "$SERIES_PATCHES/$p")" != "$rfc" ] || tag=' RFC'
-		printf '  [PATCH%s%s %d/%d] %s\n' "$tag" "$vtag" "$k" "$n" "$(patch_subject "$SERIES_PATCHES/$p")"
-	done >want
-	[ -z "$rfc" ] || [ -n "$tag" ] || fail "no patch has the subject of RFC_$v: $rfc"
-	grep -E '^  (. )?\[PATCH ' b4.out | sed -E 's/^  (. )?/  /' >got
-	diff -u want got || fail "b4 lists other patches, or in another order"
-	mbx=$(find "$TEST_WORK/b4" -name '*.mbx')
-	[ "$(printf '%s\n' "$mbx" | wc -l)" = 1 ] && [ -f "$mbx" ] || fail "b4 wrote no single .mbx: $mbx"
-	git -C "$SERIES_TREE" worktree add -q --detach "$wt" "$BASE_COMMIT"
-	CLEANUP_WORKTREE=$wt
-	trap cleanup_worktree EXIT
-	GIT_COMMITTER_NAME=$SERIES_IDENT_NAME GIT_COMMITTER_EMAIL=$SERIES_IDENT_EMAIL \
-		git -C "$wt" -c core.hooksPath=/dev/null am -q "$mbx" >am.out 2>&1 || { cat am.out; fail "git am of b4's mbx failed"; }
-	assert_eq "$(git -C "$wt" rev-list --count "$BASE_COMMIT..HEAD")" "$n" "commits after git am of b4's mbx"
-	assert_eq "$(git -C "$wt" rev-parse 'HEAD^{tree}')" "$(git -C "$SERIES_TREE" rev-parse "$SERIES_BRANCH^{tree}")" \
-		"tree after b4 am + git am vs. series apply"
-}
-TESTS+=(test_gate_b4_am)
 
 # range-diff and the changelog check on the real series: version 1 as
 # configs/versions.conf records it, applied onto its own base, against the
