@@ -36,7 +36,9 @@ check_load() {
 	done
 	case $CHECK_STEPS in every | last) ;; *) die "check $1: CHECK_STEPS must be 'every' or 'last', not '$CHECK_STEPS'" ;; esac
 	for f in $CHECK_INPUTS; do
-		[ "$f" = series ] || die "check $1: CHECK_INPUTS may name 'series' only, not '$f'"
+		[ "$f" = series ] && continue
+		[[ $f != /* && /$f/ != */../* ]] && [ -f "$SERIES_ROOT/$f" ] ||
+			die "check $1: CHECK_INPUTS names '$f', which is neither 'series' nor a file of the repository"
 	done
 }
 

@@ -70,12 +70,17 @@ verdict_memo() {
 			for f in $(conf_get "$SERIES_CHECKS/$check/manifest" CHECK_CONFIGS); do
 				(cd "$SERIES_CONFIGS" && sha256sum -- "$f")
 			done
-			# A unit that reads the series as it is mailed: the series
-			# file, every patch it names and the cover letter, messages
-			# included, which no step's tree or patch holds.
-			if [[ " $(conf_get "$SERIES_CHECKS/$check/manifest" CHECK_INPUTS) " == *" series "* ]]; then
-				series_inputs_hash
-			fi
+			# What the unit reads besides the tree, which no step's
+			# tree or patch holds: the series as it is mailed (the
+			# series file, every patch it names and the cover letter,
+			# messages included), or a file of the repository.
+			for f in $(conf_get "$SERIES_CHECKS/$check/manifest" CHECK_INPUTS); do
+				if [ "$f" = series ]; then
+					series_inputs_hash
+				else
+					(cd "$SERIES_ROOT" && sha256sum -- "$f")
+				fi
+			done
 		} | sha256sum | cut -c1-40)
 	fi
 	if [ "${VERDICT_STEP:-}" != "${STEP_COMMIT:-HEAD}" ]; then

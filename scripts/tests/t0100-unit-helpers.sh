@@ -183,6 +183,19 @@ test_maintainers_fragment() {
 	printf '+F:\tstray/\n' >frag.bad
 	expect_exit 2 out python3 "$C" base tip frag.bad
 	assert_contains out "a field line outside an entry"
+	# One patch: what it changes must be in the fragment, whatever the
+	# rest of the stack does; a wrong line is blamed on it.
+	printf 'Intro text\nmore text\n\nARM64 PORT\nM:\tA <a@x>\nF:\tarch/arm64/\nF:\tinclude/arch/arm64/\n\nKVM/arm64\nM:\tB <b@x>\nF:\tarch/arm64/kvm/\nF:\told/path/\n\nOTHER\nF:\tother/\n' >step1
+	expect_exit 0 out python3 "$C" --patch base step1 frag
+	assert_contains out "the patch changes 1 entry (1 lines added, 0 removed); 0 not in the fragment"
+	expect_exit 0 out python3 "$C" --patch base base frag
+	assert_contains out "the patch changes 0 entries"
+	sed 's|include/arch/arm64/|include/arch/arm46/|' step1 >step1.typo
+	expect_exit 1 out python3 "$C" --patch base step1.typo frag
+	assert_contains out "ARM64 PORT: the patch adds 'F:	include/arch/arm46/', the fragment does not"
+	sed '/^F:\tother\/$/d' step1 >step1.rm
+	expect_exit 1 out python3 "$C" --patch base step1.rm frag
+	assert_contains out "OTHER: the patch removes 'F:	other/', the fragment does not"
 }
 TESTS+=(test_maintainers_fragment)
 

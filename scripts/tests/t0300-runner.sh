@@ -61,6 +61,7 @@ TESTS+=(test_verdict_own_configs)
 # series file, its patches and the cover letter in its key; other units
 # do not.  Any other input is refused.
 test_verdict_series_inputs() {
+	local REAL_ROOT=$SERIES_ROOT
 	(
 		. "$SERIES_ROOT/scripts/lib/common.sh"
 		. "$SERIES_ROOT/scripts/lib/build.sh"
@@ -92,9 +93,21 @@ test_verdict_series_inputs() {
 		read -r a4 b4 < <(keys)
 		[ "$a4" != "$a3" ] || fail "the key did not change with the series file"
 		assert_eq "$b4" "$b1" "another unit's key after the series changed"
-		printf 'CHECK_SCOPE=patch\nCHECK_ORDER=1\nCHECK_INPUTS=tree\n' >chk/a/manifest
-		expect_exit 1 out bash -c ". '$SERIES_ROOT/scripts/lib/common.sh'; . '$SERIES_ROOT/scripts/lib/units.sh'; SERIES_CHECKS='$PWD/chk' SERIES_CONFIGS='$PWD/cfg'; check_load a"
-		assert_contains out "check a: CHECK_INPUTS may name 'series' only, not 'tree'"
+		# A file of the repository: its content is in the key.
+		printf 'CHECK_SCOPE=patch\nCHECK_ORDER=1\nCHECK_INPUTS=scripts/lib/t-input.txt\n' >chk/a/manifest
+		SERIES_ROOT=$PWD/root
+		mkdir -p root/scripts/lib && echo one >root/scripts/lib/t-input.txt
+		read -r a5 b5 < <(keys)
+		echo two >root/scripts/lib/t-input.txt
+		read -r a6 b6 < <(keys)
+		[ "$a6" != "$a5" ] || fail "the key did not change with an input file of the repository"
+		assert_eq "$b6" "$b5" "another unit's key after an input file changed"
+		for bad in tree ../x /etc/passwd scripts/lib/missing; do
+			printf 'CHECK_SCOPE=patch\nCHECK_ORDER=1\nCHECK_INPUTS=%s\n' "$bad" >chk/a/manifest
+			expect_exit 1 out bash -c '. "$1/scripts/lib/common.sh"; . "$1/scripts/lib/units.sh"; SERIES_ROOT=$2 SERIES_CHECKS=$3 SERIES_CONFIGS=$4; check_load a' \
+				- "$REAL_ROOT" "$PWD/root" "$PWD/chk" "$PWD/cfg"
+			assert_contains out "check a: CHECK_INPUTS names '$bad', which is neither 'series' nor a file of the repository"
+		done
 	)
 }
 TESTS+=(test_verdict_series_inputs)

@@ -3,6 +3,7 @@
 """Compare MAINTAINERS.fragment with the MAINTAINERS changes of a stack.
 
   compare.py BASE-MAINTAINERS TIP-MAINTAINERS FRAGMENT
+  compare.py --patch PARENT-MAINTAINERS STEP-MAINTAINERS FRAGMENT
 
 MAINTAINERS is read as entries: a title line followed by "X:<TAB>value"
 lines, entries separated by blank lines.  The changes of the stack are,
@@ -15,6 +16,12 @@ The fragment must list exactly the added and removed lines of every
 entry the stack changes, under that entry, and its context lines must
 be in the entry at the tip.  Prints what differs, one line each; exits
 1 if anything does, 0 if the fragment is exact.
+
+With --patch, the two files are MAINTAINERS before and after one patch
+of the stack: every line the patch adds to or removes from an entry
+must be one that the fragment adds to or removes from that entry, so
+that a wrong line is blamed on the patch that writes it, not on the
+last one.
 """
 
 import re
@@ -58,7 +65,43 @@ def fragment(path):
     return frag
 
 
+def changes(base, tip, what, bad):
+    """Per entry, the lines TIP adds and removes; entries it drops are bad."""
+    changed = {}
+    for title in sorted(set(base) | set(tip)):
+        b, t = base.get(title, []), tip.get(title, [])
+        added = [x for x in t if x not in b]
+        removed = [x for x in b if x not in t]
+        if title in base and title not in tip:
+            bad.append(f"entry removed by {what}, not handled: {title}")
+        if added or removed:
+            changed[title] = (set(added), set(removed))
+    return changed
+
+
+def patch_main(parent, step, frag):
+    bad = []
+    changed = changes(parent, step, "the patch", bad)
+    for title, (added, removed) in sorted(changed.items()):
+        f_add = {body for sign, body, _ in frag.get(title, []) if sign == "+"}
+        f_rem = {body for sign, body, _ in frag.get(title, []) if sign == "-"}
+        for x in sorted(added - f_add):
+            bad.append(f"{title}: the patch adds '{x}', the fragment does not")
+        for x in sorted(removed - f_rem):
+            bad.append(f"{title}: the patch removes '{x}', the fragment does not")
+    for line in bad:
+        print(line)
+    n_add = sum(len(a) for a, _ in changed.values())
+    n_rem = sum(len(r) for _, r in changed.values())
+    print(f"the patch changes {len(changed)} entr{'y' if len(changed) == 1 else 'ies'} "
+          f"({n_add} lines added, {n_rem} removed); {len(bad)} not in the fragment")
+    return 1 if bad else 0
+
+
 def main(argv):
+    patch = argv[:1] == ["--patch"]
+    if patch:
+        argv = argv[1:]
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
@@ -68,16 +111,10 @@ def main(argv):
     except (OSError, ValueError) as e:
         print(f"compare.py: {e}", file=sys.stderr)
         return 2
+    if patch:
+        return patch_main(base, tip, frag)
     bad = []
-    changed = {}
-    for title in sorted(set(base) | set(tip)):
-        b, t = base.get(title, []), tip.get(title, [])
-        added = [x for x in t if x not in b]
-        removed = [x for x in b if x not in t]
-        if title in base and title not in tip:
-            bad.append(f"entry removed by the stack, not handled: {title}")
-        if added or removed:
-            changed[title] = (set(added), set(removed))
+    changed = changes(base, tip, "the stack", bad)
     for title, (added, removed) in sorted(changed.items()):
         if title not in frag:
             bad.append(f"{title}: changed by the stack ({len(added)} added, "
