@@ -79,23 +79,34 @@ def changes(base, tip, what, bad):
     return changed
 
 
+def signed(frag, title):
+    """The lines the fragment adds to and removes from the entry TITLE."""
+    lines = frag.get(title, [])
+    return ({body for sign, body, _ in lines if sign == "+"},
+            {body for sign, body, _ in lines if sign == "-"})
+
+
+def report(bad, changed, summary):
+    """Print the findings and SUMMARY (a format); 1 if there are any."""
+    for line in bad:
+        print(line)
+    print(summary.format(n=len(changed), entries="entry" if len(changed) == 1 else "entries",
+                         add=sum(len(a) for a, _ in changed.values()),
+                         rem=sum(len(r) for _, r in changed.values()), bad=len(bad)))
+    return 1 if bad else 0
+
+
 def patch_main(parent, step, frag):
     bad = []
     changed = changes(parent, step, "the patch", bad)
     for title, (added, removed) in sorted(changed.items()):
-        f_add = {body for sign, body, _ in frag.get(title, []) if sign == "+"}
-        f_rem = {body for sign, body, _ in frag.get(title, []) if sign == "-"}
+        f_add, f_rem = signed(frag, title)
         for x in sorted(added - f_add):
             bad.append(f"{title}: the patch adds '{x}', the fragment does not")
         for x in sorted(removed - f_rem):
             bad.append(f"{title}: the patch removes '{x}', the fragment does not")
-    for line in bad:
-        print(line)
-    n_add = sum(len(a) for a, _ in changed.values())
-    n_rem = sum(len(r) for _, r in changed.values())
-    print(f"the patch changes {len(changed)} entr{'y' if len(changed) == 1 else 'ies'} "
-          f"({n_add} lines added, {n_rem} removed); {len(bad)} not in the fragment")
-    return 1 if bad else 0
+    return report(bad, changed, "the patch changes {n} {entries} ({add} lines added, "
+                  "{rem} removed); {bad} not in the fragment")
 
 
 def main(argv):
@@ -120,8 +131,7 @@ def main(argv):
             bad.append(f"{title}: changed by the stack ({len(added)} added, "
                        f"{len(removed)} removed) but not in the fragment")
             continue
-        f_add = {body for sign, body, _ in frag[title] if sign == "+"}
-        f_rem = {body for sign, body, _ in frag[title] if sign == "-"}
+        f_add, f_rem = signed(frag, title)
         for x in sorted(added - f_add):
             bad.append(f"{title}: the stack adds '{x}', the fragment does not")
         for x in sorted(f_add - added):
@@ -136,13 +146,8 @@ def main(argv):
         for sign, body, n in lines:
             if sign == " " and body not in tip.get(title, []):
                 bad.append(f"{title}: context line {n} '{body}' is not in the entry at the tip")
-    for line in bad:
-        print(line)
-    n_add = sum(len(a) for a, _ in changed.values())
-    n_rem = sum(len(r) for _, r in changed.values())
-    print(f"{len(changed)} entr{'y' if len(changed) == 1 else 'ies'} changed "
-          f"({n_add} lines added, {n_rem} removed); {len(bad)} difference(s)")
-    return 1 if bad else 0
+    return report(bad, changed, "{n} {entries} changed ({add} lines added, {rem} removed); "
+                  "{bad} difference(s)")
 
 
 if __name__ == "__main__":
