@@ -51,7 +51,7 @@ TESTS+=(test_fault_kernel_doc)
 # them checkpatch used to take spdxcheck's traceback for a valid license.
 test_fault_spdx_license() {
 	gate_config
-	local f=virt/kvm/arm64/mmu.c n res=$TEST_OUT/fault-spdx
+	local f=drivers/vfio/vfio_kvm_test.c n res=$TEST_OUT/fault-spdx
 	need_in_stack "$f"
 	n=$(last_patch_touching "$f")
 	fault_bisect fault-spdx "$n" "$f" \
