@@ -215,6 +215,7 @@ bisect_base() {
 	STEP_BASE=$(tgit rev-parse "$BISECT_BASE")
 	STEP_COMMIT=$STEP_BASE
 	STEP_PARENT='' STEP_PATCH='' STEP_CHANGES='' STEP_SUBJECT="base $(tgit log -1 --format=%h "$BISECT_BASE")"
+	STEP_ARCHES=(${BISECT_NEEDED[@]+"${BISECT_NEEDED[@]}"})
 	for check in "${CHECKS[@]}"; do
 		check_load "$check"
 		[ "$CHECK_AT_BASE" = 1 ] || continue
@@ -245,6 +246,10 @@ bisect_step() {
 	STEP_COMMIT=$commit
 	step_paths "$commit" >"$BISECT_CHANGES"
 	mapfile -t arches < <(affected_arches "$BISECT_CHANGES")
+	# For a unit that is not per arch but needs the builds of the arches
+	# the step affects (CHECK_BUILD_ARCHES=affected): all of them, whatever
+	# --arch selects, as its verdict does not depend on the selection.
+	mapfile -t STEP_ARCHES < <(SELECTED_ARCHES=() && affected_arches "$BISECT_CHANGES")
 	for check in "${CHECKS[@]}"; do
 		check_load "$check"
 		# A series check runs at the last step judged only.

@@ -51,18 +51,14 @@ boot_ref_dir() {
 		"$(tgit rev-parse "$(series_base_rev)^{tree}")" "$(boot_key)"
 }
 
-# boot_ensure_built: the build directory holds the build of the checked
-# out tree (the build check normally left it so).
+# boot_ensure_built DIR: the build directory holds the build of the
+# checked-out tree (stepbuild.sh, which owns it; logs in DIR/build).
 boot_ensure_built() {
-	local tree
-	tree=$(tgit rev-parse 'HEAD^{tree}')
-	if [ "$(cat "$ARCH_BUILD_DIR/.series-built-tree" 2>/dev/null)" = "$tree" ] &&
-		[ -f "$ARCH_BUILD_DIR/$ARCH_IMAGE" ]; then
-		return 0
+	if ! step_build "$1/build" "${SERIES_CHECK_BASE:-$(series_base_rev)}"; then
+		err "$STEP_BUILD_WHY; logs: $1/build"
+		return 1
 	fi
-	arch_config || return 1
-	echo "$tree" >"$ARCH_BUILD_DIR/.series-built-tree"
-	kbuild "$1/build.log" || { err "$ARCH_NAME: build failed; log: $1/build.log"; return 1; }
+	[ -f "$ARCH_BUILD_DIR/$ARCH_IMAGE" ] || { err "$ARCH_NAME: the build made no $ARCH_IMAGE"; return 1; }
 }
 
 # boot_run DIR: boot the build of the checked-out tree and run the tests;

@@ -211,18 +211,17 @@ cmd_build() {
 		at_exit build_restore
 		tgit checkout -q --detach "$rev"
 	fi
-	# The build directory may have last built another step, whose
-	# olddefconfig dropped the options that this one's Kconfig adds: merge
-	# the series' fragments again at this revision.
-	{ arch_config && arch_reconfig; } || die "$ARCH_NAME: no valid configuration"
-	log=$ARCH_BUILD_DIR/.series-build.log
-	tgit rev-parse 'HEAD^{tree}' >"$ARCH_BUILD_DIR/.series-built-tree"
+	log=$SERIES_CACHE/build-logs/$ARCH_NAME
+	rm -rf "$log"
 	t0=$(now)
 	info "$ARCH_NAME: building $(tgit log -1 --format='%h %s') in $ARCH_BUILD_DIR"
-	if ! kbuild "$log"; then
-		grep -E ': (error|fatal error): |\*\*\* ' "$log" | head -n 20 >&2 || true
-		die "$ARCH_NAME: build failed ($(($(now) - t0)) s); log: $log"
+	if ! step_build "$log" "$(series_base_rev)"; then
+		grep -E ': (error|fatal error): |\*\*\* ' "$log/build.log" 2>/dev/null | head -n 20 >&2 || true
+		die "$STEP_BUILD_WHY ($(($(now) - t0)) s); logs: $log"
 	fi
-	warnings_extract "$log" | sed 's/^/warning: /' >&2
-	info "$ARCH_NAME: built in $(($(now) - t0)) s; log: $log"
+	info "$ARCH_NAME: $(cat "$log/status") in $(($(now) - t0)) s; logs: $log"
+	[ ! -f "$log/warnings" ] || sed 's/^/warning: /' "$log/warnings" >&2
 }
+
+# shellcheck source=scripts/lib/stepbuild.sh
+. "$SERIES_ROOT/scripts/lib/stepbuild.sh"

@@ -97,10 +97,56 @@ run_per_arch() {
 	done
 }
 
+# run_session DIR OUTPUT STEP ARCH CHECK COMMAND...: run COMMAND for
+# CHECK, whose result directory is DIR, in the kernel tree, in a session of its own (an interrupt stops its
+# whole process group and nothing else), with the unit's environment
+# (scripts/checks/README.md) and output to OUTPUT; sets rc.  An interrupt
+# ends the walk here: no verdict is kept.
+run_session() {
+	local dir=$1 output=$2 step=$3 arch=$4 check=$5
+	shift 5
+	mkdir -p "${output%/*}"
+	set +e
+	(
+		cd "$SERIES_TREE"
+		export SERIES_ROOT SERIES_CONFIGS SERIES_CACHE SERIES_TREE SERIES_BUILD \
+			SERIES_STATE SERIES_JOBS CCACHE_DIR CCACHE_MAXSIZE MCACHE_DIR
+		# The compiler launcher that kbuild's .cmd files name, for
+		# units that replay a compile command (kbuildcmd.py).
+		export PATH="$SERIES_ROOT/scripts/lib:$PATH"
+		export SERIES_CHECK_NAME=$check SERIES_CHECK_STEP=$step \
+			SERIES_CHECK_ARCH=$arch SERIES_CHECK_RESULT_DIR=$dir \
+			SERIES_CHECK_BUILD_DIR=${arch:+$SERIES_BUILD/$arch} \
+			SERIES_CHECK_PARENT=$STEP_PARENT SERIES_CHECK_PATCH=$STEP_PATCH \
+			SERIES_CHECK_BASE=$STEP_BASE \
+			SERIES_CHECK_CHANGES=$STEP_CHANGES \
+			SERIES_FILE SERIES_PATCHES
+		exec setsid "$@"
+	) >"$output" 2>&1 </dev/null &
+	CHECK_PID=$!
+	wait "$CHECK_PID"
+	rc=$?
+	# wait returns early when a trapped signal comes: wait again for the
+	# command that bisect_interrupt stopped.
+	while kill -0 "$CHECK_PID" 2>/dev/null; do
+		wait "$CHECK_PID"
+		rc=$?
+	done
+	CHECK_PID=''
+	set -e
+	if [ -n "$BISECT_INTERRUPTED" ]; then
+		echo "interrupted" >"$dir/summary"
+		echo interrupted >"$dir/status"
+		printf '[%d/%d] %-7s %-11s %s … interrupted\n' "$step" "$NSTEPS" "${arch:-all}" \
+			"$check" "$(short_subject "$STEP_SUBJECT")" >&2
+		bisect_stop_if_interrupted
+	fi
+}
+
 # run_check STEP ARCH CHECK: run one check unit, or reuse its kept verdict;
 # sets LAST_STATUS.
 run_check() {
-	local step=$1 arch=$2 check=$3 dir rc t0 status summary missing key cached='' notbuilt=''
+	local step=$1 arch=$2 check=$3 dir rc t0 status summary missing key cached='' notbuilt='' needs
 	dir=$SERIES_RESULTS/$(printf '%04d' "$step")/${arch:-all}/$check
 	rm -rf "$dir"
 	mkdir -p "$dir"
@@ -129,43 +175,27 @@ run_check() {
 		bisect_stop_if_interrupted
 		trap bisect_interrupt INT TERM HUP
 		step_checkout
-		set +e
-		# In a session of its own, so that an interrupt stops the
-		# check's whole process group and nothing else.
-		(
-			cd "$SERIES_TREE"
-			export SERIES_ROOT SERIES_CONFIGS SERIES_CACHE SERIES_TREE SERIES_BUILD \
-				SERIES_STATE SERIES_JOBS CCACHE_DIR CCACHE_MAXSIZE MCACHE_DIR
-			# The compiler launcher that kbuild's .cmd files name, for
-			# units that replay a compile command (kbuildcmd.py).
-			export PATH="$SERIES_ROOT/scripts/lib:$PATH"
-			export SERIES_CHECK_NAME=$check SERIES_CHECK_STEP=$step \
-				SERIES_CHECK_ARCH=$arch SERIES_CHECK_RESULT_DIR=$dir \
-				SERIES_CHECK_BUILD_DIR=${arch:+$SERIES_BUILD/$arch} \
-				SERIES_CHECK_PARENT=$STEP_PARENT SERIES_CHECK_PATCH=$STEP_PATCH \
-				SERIES_CHECK_BASE=$STEP_BASE \
-				SERIES_CHECK_CHANGES=$STEP_CHANGES \
-				SERIES_FILE SERIES_PATCHES
-			exec setsid "$SERIES_CHECKS/$check/run"
-		) >"$dir/output" 2>&1 </dev/null &
-		CHECK_PID=$!
-		wait "$CHECK_PID"
-		rc=$?
-		# wait returns early when a trapped signal comes: wait again
-		# for the check that bisect_interrupt stopped.
-		while kill -0 "$CHECK_PID" 2>/dev/null; do
-			wait "$CHECK_PID"
-			rc=$?
-		done
-		CHECK_PID=''
-		set -e
-		if [ -n "$BISECT_INTERRUPTED" ]; then
-			echo "interrupted" >"$dir/summary"
-			echo interrupted >"$dir/status"
-			printf '[%d/%d] %-7s %-11s %s … interrupted\n' "$step" "$NSTEPS" "${arch:-all}" \
-				"$check" "$(short_subject "$STEP_SUBJECT")" >&2
-			bisect_stop_if_interrupted
+		if [[ " $CHECK_NEEDS " == *" build "* ]]; then
+			# The build directories the unit needs, brought to the
+			# step by the runner (scripts/lib/stepbuild.sh): a unit
+			# never builds them itself, nor relies on another unit.
+			mapfile -t needs < <(check_build_arches "$arch")
+			run_session "$dir" "$dir/needs-build/output" "$step" "$arch" "$check" \
+				"$SERIES_ROOT/scripts/lib/needs-build" "$dir/needs-build" "$STEP_BASE" \
+				${needs[@]+"${needs[@]}"}
+			case $rc in
+			0) rc='' ;;
+			"$EX_SKIP") cp "$dir/needs-build/summary" "$dir/summary" ;;
+			*) cp "$dir/needs-build/summary" "$dir/summary" 2>/dev/null ||
+				echo "the build this check needs failed (see needs-build/output)" >"$dir/summary"
+				rc=1 ;;
+			esac
+		else
+			rc=''
 		fi
+		[ -n "$rc" ] || run_session "$dir" "$dir/output" "$step" "$arch" "$check" "$SERIES_CHECKS/$check/run"
+		[ ! -s "$dir/needs-build/summary" ] ||
+			echo "the runner built: $(cat "$dir/needs-build/summary")" >"$dir/needs"
 	fi
 	case $rc in
 	0) status=pass ;;

@@ -28,6 +28,7 @@ checks_discover() {
 check_load() {
 	CHECK_DESCRIPTION='' CHECK_SCOPE='' CHECK_PER_ARCH=0 CHECK_AT_BASE=0
 	CHECK_TOOLS='' CHECK_ORDER='' CHECK_REPRO='' CHECK_STEPS=every CHECK_CONFIGS='' CHECK_INPUTS=''
+	CHECK_NEEDS='' CHECK_BUILD_ARCHES='' CHECK_NAME=$1
 	conf_load "$SERIES_CHECKS/$1/manifest" CHECK_
 	[ "$CHECK_SCOPE" = patch ] || die "check $1: CHECK_SCOPE must be 'patch', not '$CHECK_SCOPE'"
 	local f
@@ -40,6 +41,57 @@ check_load() {
 		[[ $f != /* && /$f/ != */../* ]] && [ -f "$SERIES_ROOT/$f" ] ||
 			die "check $1: CHECK_INPUTS names '$f', which is neither 'series' nor a file of the repository"
 	done
+	for f in $CHECK_NEEDS; do
+		[ "$f" = build ] || die "check $1: CHECK_NEEDS names '$f'; the runner knows 'build'"
+	done
+	if [ "$CHECK_PER_ARCH" = 1 ] || [[ " $CHECK_NEEDS " != *" build "* ]]; then
+		[ -z "$CHECK_BUILD_ARCHES" ] ||
+			die "check $1: CHECK_BUILD_ARCHES is for a unit that is not per arch and needs the build"
+	else
+		[ -n "$CHECK_BUILD_ARCHES" ] ||
+			die "check $1: CHECK_NEEDS=build needs CHECK_BUILD_ARCHES (the unit is not per arch)"
+		check_build_arches >/dev/null
+	fi
+}
+
+# check_build_arches [ARCH]: the arches whose build directories the loaded
+# unit needs at the step (CHECK_NEEDS=build): ARCH if it is per arch,
+# else every arch CHECK_BUILD_ARCHES names, a list of words that are each
+#   affected     the arches the step affects (STEP_ARCHES),
+#   FILE:KEY     the arches that KEY of configs/FILE lists,
+#   DIR/*.conf   one arch per file of configs/DIR.
+check_build_arches() {
+	local w f k a list=()
+	if [ "$CHECK_PER_ARCH" = 1 ]; then
+		[ -z "${1:-}" ] || printf '%s\n' "$1"
+		return 0
+	fi
+	for w in $CHECK_BUILD_ARCHES; do
+		case $w in
+		affected) list+=(${STEP_ARCHES[@]+"${STEP_ARCHES[@]}"}) ;;
+		*/\*.conf)
+			[[ $w != /* && /$w/ != */../* ]] ||
+				die "check $CHECK_NAME: CHECK_BUILD_ARCHES: '$w' is not below configs/"
+			for f in "$SERIES_CONFIGS/${w%/*}"/*.conf; do
+				[ -e "$f" ] || continue
+				f=${f##*/}
+				list+=("${f%.conf}")
+			done ;;
+		*:*)
+			f=${w%%:*} k=${w#*:}
+			[[ $f != /* && /$f/ != */../* ]] && [ -f "$SERIES_CONFIGS/$f" ] ||
+				die "check $CHECK_NAME: CHECK_BUILD_ARCHES names configs/$f, which does not exist"
+			# shellcheck disable=SC2207 # a list of arch names
+			list+=($(conf_get "$SERIES_CONFIGS/$f" "$k"))
+			;;
+		*) die "check $CHECK_NAME: CHECK_BUILD_ARCHES: '$w' is none of affected, FILE:KEY, DIR/*.conf" ;;
+		esac
+	done
+	for a in ${list[@]+"${list[@]}"}; do
+		[ -f "$SERIES_CONFIGS/arch/$a.conf" ] ||
+			die "check $CHECK_NAME: CHECK_BUILD_ARCHES gives '$a', which has no configs/arch/$a.conf"
+	done
+	[ ${#list[@]} -eq 0 ] || printf '%s\n' "${list[@]}" | awk '!seen[$0]++'
 }
 
 # check_tools_missing: print "cmd (Debian package pkg)" for each tool of

@@ -1,0 +1,211 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Self-tests of the build directories' owner (scripts/lib/stepbuild.sh)
+# and of the runner bringing them to a step for the units that need
+# them (CHECK_NEEDS=build).
+# Each test runs in its own empty directory ($TEST_WORK) in a subshell.
+
+# stepbuild_fixture: a git tree ./tree with src/a.c (a warning) including
+# inc/h.h, and drive.sh, which runs step_build on the checked-out tree
+# of ./tree with doubles for what needs a kernel: the configuration, and
+# kbuild, which "compiles" every src/*.c whose object is missing or
+# older than the source into build/x/src/*.o with a .cmd file naming
+# its header, prints "warning: W" for a source line "WARN W" and stops
+# with an error at a source with the line ERROR.
+stepbuild_fixture() {
+	git init -q tree
+	mkdir -p tree/src tree/inc
+	printf '#include "h.h"\nWARN one\n' >tree/src/a.c
+	echo '/* h */' >tree/inc/h.h
+	git -C tree add -A && git -C tree commit -q -m base
+	git -C tree tag base
+	cat >drive.sh <<'EOF'
+set -euo pipefail
+. "$1/scripts/lib/common.sh"
+. "$1/scripts/lib/build.sh"
+SERIES_TREE=$PWD/tree SERIES_STATE=$PWD/state ARCH_NAME=x ARCH_BUILD_DIR=$PWD/build/x
+arch_config_key() { echo k; }
+arch_config() { mkdir -p "$ARCH_BUILD_DIR" && echo k >"$ARCH_BUILD_DIR/.series-config-key"; }
+arch_reconfig() { echo reconfig >>"$PWD/reconfigs"; }
+kbuild() {
+	local s o h
+	for s in "$SERIES_TREE"/src/*.c; do
+		o=$ARCH_BUILD_DIR/src/$(basename "$s" .c).o
+		[ ! -f "$o" ] || [ "$s" -nt "$o" ] || continue
+		if grep -qx ERROR "$s"; then
+			echo "$s:1:1: error: broken" >>"$1"
+			return 1
+		fi
+		mkdir -p "${o%/*}"
+		echo obj >"$o"
+		h=$(sed -n 's/^#include "\(.*\)"$/\1/p' "$s")
+		echo "deps := $SERIES_TREE/${h:+$(cd "$SERIES_TREE" && find . -name "$h" | sed 's|^\./||' | head -n 1)}" \
+			>"${o%/*}/.$(basename "$o").cmd"
+		sed -n "s|^WARN \(.*\)|$s:2:1: warning: \1 [-Wfake]|p" "$s" >>"$1"
+		echo "compiled $(basename "$o")" >>"$PWD/compiled"
+	done
+}
+git -C tree checkout -q --detach "$2"
+rc=0
+step_build "$PWD/sb" base || rc=$?
+echo "rc=$rc why=$STEP_BUILD_WHY"
+echo "status: $(cat sb/status)"
+echo "set: $(cut -f2 "$(warnings_file "$(git -C tree rev-parse 'HEAD^{tree}')")" 2>/dev/null | tr '\n' ' ')"
+EOF
+}
+
+# step_build: a complete build where no warning set exists, incremental
+# builds that add what they emit to the parent's set, nothing to do at a
+# tree already built, and, after a build that failed (or was stopped),
+# the objects it wrote compiled again so that their warnings are not
+# lost; the objects of a header that moved are rebuilt.
+test_step_build() {
+	stepbuild_fixture
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" base
+	assert_contains out "rc=0"
+	assert_contains out "status: complete build: no warning set of the tree or an ancestor"
+	assert_contains out "set: one [-Wfake] "
+	printf 'WARN two\n' >tree/src/b.c
+	git -C tree add -A && git -C tree commit -q -m b
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_contains out "status: incremental build"
+	assert_contains out "set: one [-Wfake] two [-Wfake] "
+	assert_eq "$(tail -n 1 compiled)" "compiled b.o" "the incremental build"
+	: >compiled
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_contains out "status: already built at this tree"
+	[ ! -s compiled ] || fail "a tree already built was built again"
+	# A build that fails after compiling c.o: its warning is not recorded
+	# and the directory says a build is pending.
+	printf 'WARN three\n' >tree/src/c.c
+	printf 'ERROR\n' >tree/src/d.c
+	git -C tree add -A && git -C tree commit -q -m cd
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_contains out "rc=1 why=x: build failed: $PWD/tree/src/d.c:1:1: error: broken"
+	[ -e build/x/.series-building ] || fail "a failed build left no .series-building"
+	assert_eq "$(cat build/x/.series-built-tree)" "$(git -C tree rev-parse 'HEAD~1^{tree}')" "the marker after a failed build"
+	# Fixed: c.o, which the failed build wrote, is compiled again and its
+	# warning is in the set.
+	sleep 1
+	printf 'WARN four\n' >tree/src/d.c
+	git -C tree add -A && git -C tree commit -q -m d
+	: >compiled
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_contains out "status: incremental build; 1 file(s) of a build that did not finish removed"
+	assert_contains out "set: one [-Wfake] two [-Wfake] three [-Wfake] four [-Wfake] "
+	assert_contains compiled "compiled c.o"
+	[ ! -e build/x/.series-building ] || fail ".series-building left after a build that succeeded"
+	# A header that moves: the object built with it is built again.
+	mkdir tree/inc2
+	git -C tree mv inc/h.h inc2/h.h
+	git -C tree commit -q -m move
+	: >compiled
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_eq "$(cat sb/moved-headers)" "1 object(s) built with inc/h.h will be rebuilt" "moved headers"
+	assert_eq "$(cat compiled)" "compiled a.o" "objects built again after the header moved"
+	# A directory whose content is unknown (no marker): a complete build.
+	rm build/x/.series-built-tree
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_contains out "status: complete build: what the directory held is unknown"
+}
+TESTS+=(test_step_build)
+
+# Only stepbuild.sh writes the markers of a build directory, and no unit
+# runs another unit or builds the shared build directory itself: a unit
+# that reads it says CHECK_NEEDS=build.
+test_build_owner() {
+	local f
+	grep -rlE '\.series-buil(t-tree|ding)' "$SERIES_ROOT/scripts/lib" "$SERIES_ROOT/scripts/checks" \
+		"$SERIES_ROOT/scripts/cmd" >files
+	assert_eq "$(sed "s|^$SERIES_ROOT/||" files | sort | tr '\n' ' ')" \
+		"scripts/lib/stepbuild.sh " "files that name the build markers"
+	if grep -lE 'scripts/checks/[a-z0-9-]+/run' "$SERIES_ROOT"/scripts/checks/*/run >files; then
+		fail "units that run another unit: $(tr '\n' ' ' <files)"
+	fi
+	for f in "$SERIES_ROOT"/scripts/checks/*/run; do
+		grep -qE '^\s*(if ! )?kbuild "|kmake[^|]* init/main\.o' "$f" || continue
+		grep -qE '^ARCH_BUILD_DIR=|ARCH_BUILD_DIR=\$dir' "$f" ||
+			fail "${f#"$SERIES_ROOT"/} builds in the arch's shared build directory"
+	done
+}
+TESTS+=(test_build_owner)
+
+# needs_fixture: a copy of the tooling in ./root whose needs-build is a
+# double (it logs its arguments to ./needs.log, prints NEEDS_SUMMARY and
+# exits NEEDS_RC), a unit "fake" that logs to ./unit.log, and drive.sh
+# that runs it through the runner on arch $2 (empty: not per arch).
+needs_fixture() {
+	mkdir -p root checks/fake results
+	cp -r "$SERIES_ROOT/scripts" "$SERIES_ROOT/configs" root/
+	cat >root/scripts/lib/needs-build <<'EOF'
+#!/bin/sh
+out=$1
+shift
+echo "$*" >>"$LOGS/needs.log"
+mkdir -p "$out" && echo "$NEEDS_SUMMARY" >"$out/summary"
+exit "$NEEDS_RC"
+EOF
+	chmod +x root/scripts/lib/needs-build
+	printf '#!/bin/sh\necho ran >>"$LOGS/unit.log"\necho ok >"$SERIES_CHECK_RESULT_DIR/summary"\n' >checks/fake/run
+	chmod +x checks/fake/run
+	git init -q tree && git -C tree commit -q --allow-empty -m base
+	{
+		runner_preamble
+		printf '%s\n' 'STEP_BASE=B STEP_ARCHES=(arm64 s390)' 'check_load fake' 'run_check 1 "$2" fake' \
+			'echo "status=$LAST_STATUS summary=$(cat "$SERIES_RESULTS/0001/${2:-all}/fake/summary")"'
+	} >drive.sh
+	export LOGS=$PWD NEEDS_RC=0 NEEDS_SUMMARY='built'
+}
+
+# The runner brings the build directories a unit needs to the step
+# before it runs (CHECK_NEEDS=build): its own arch, or the arches that
+# CHECK_BUILD_ARCHES names; a failed build is the unit's failure (the
+# unit does not run), a missing cross compiler a skip that is not kept.
+test_runner_needs_build() {
+	needs_fixture
+	manifest() { printf 'CHECK_DESCRIPTION=t\nCHECK_SCOPE=patch\nCHECK_ORDER=1\nCHECK_REPRO=x\n%s' "$1" >checks/fake/manifest; }
+	manifest $'CHECK_PER_ARCH=1\nCHECK_NEEDS=build\n'
+	expect_exit 0 out bash drive.sh "$PWD/root" s390
+	assert_contains out "status=pass summary=ok"
+	assert_eq "$(cat needs.log)" "B s390" "what the runner built for a per-arch unit"
+	assert_eq "$(cat unit.log)" ran "unit runs"
+	assert_eq "$(cat results/0001/s390/fake/needs)" "the runner built: built" "the needs record"
+	for spec in 'affected:arm64 s390' 'coexist.conf:COEXIST_ARCH:s390' 'boot/*.conf:arm64' \
+		'headers.conf:HDR_ARCHES affected:arm64 s390'; do
+		: >needs.log
+		rm -rf verdicts
+		manifest "CHECK_PER_ARCH=0"$'\n'"CHECK_NEEDS=build"$'\n'"CHECK_BUILD_ARCHES=${spec%:*}"$'\n'
+		expect_exit 0 out bash drive.sh "$PWD/root" ''
+		assert_eq "$(cat needs.log)" "B ${spec##*:}" "arches built for CHECK_BUILD_ARCHES=${spec%:*}"
+	done
+	# The build fails: the unit does not run, fails with the reason, and
+	# no verdict is kept.
+	: >unit.log
+	rm -rf verdicts
+	NEEDS_RC=1 NEEDS_SUMMARY='the s390 build this check needs failed at this step: x' \
+		expect_exit 0 out bash drive.sh "$PWD/root" s390
+	assert_contains out "status=fail summary=the s390 build this check needs failed at this step: x"
+	[ ! -s unit.log ] || fail "the unit ran although its build failed"
+	[ ! -d verdicts ] || [ -z "$(find verdicts -name status)" ] || fail "a verdict was kept for a failed build"
+	# A missing cross compiler: a skip naming the package, never kept.
+	NEEDS_RC=4 NEEDS_SUMMARY='SKIP: s390x-linux-gnu-gcc missing (Debian package gcc-s390x-linux-gnu)' \
+		expect_exit 0 out bash drive.sh "$PWD/root" s390
+	assert_contains out "status=skip summary=SKIP: s390x-linux-gnu-gcc missing (Debian package gcc-s390x-linux-gnu)"
+	[ ! -d verdicts ] || [ -z "$(find verdicts -name status)" ] || fail "a skip for a missing compiler was kept"
+	# Manifests the runner refuses.
+	local bodies=('CHECK_NEEDS=bild' 'CHECK_NEEDS=build'
+		$'CHECK_NEEDS=build\nCHECK_BUILD_ARCHES=nope.conf:X'
+		$'CHECK_NEEDS=build\nCHECK_BUILD_ARCHES=sometimes'
+		$'CHECK_NEEDS=build\nCHECK_BUILD_ARCHES=coexist.conf:COEXIST_SYMBOLS')
+	local says=("CHECK_NEEDS names 'bild'" 'CHECK_NEEDS=build needs CHECK_BUILD_ARCHES'
+		'CHECK_BUILD_ARCHES names configs/nope.conf, which does not exist'
+		"CHECK_BUILD_ARCHES: 'sometimes' is none of affected"
+		"CHECK_BUILD_ARCHES gives 'KVM', which has no configs/arch/KVM.conf")
+	local i
+	for i in "${!bodies[@]}"; do
+		manifest "CHECK_PER_ARCH=0"$'\n'"${bodies[i]}"$'\n'
+		expect_exit 1 out bash drive.sh "$PWD/root" ''
+		assert_contains out "${says[i]}"
+	done
+}
+TESTS+=(test_runner_needs_build)
