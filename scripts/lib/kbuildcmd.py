@@ -5,7 +5,7 @@ base_command() takes the command kbuild last used for an object from
 its .cmd file in a build directory and drops the dependency output, the
 source and the object; compile_c() runs such a command on C source
 given as a string, in the build directory, with the C locale.  Used by
-header-test.py, decl-once.py and layout-comments.py.  Commands are
+the units headers, declared-once and layout.  Commands are
 split with shlex and never run by a shell.
 """
 

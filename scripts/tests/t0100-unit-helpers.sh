@@ -50,7 +50,7 @@ TESTS+=(test_warning_sets)
 # macro of a shared header repeated in another header is found, one a
 # header repeats itself or the base already had twice is not.
 test_decl_once() {
-	local D="$SERIES_ROOT/scripts/lib/decl-once.py"
+	local D="$SERIES_ROOT/scripts/checks/declared-once/decl-once.py"
 	need_tool gcc gcc
 	mkdir -p build/init inc/shared/x inc/other
 	printf 'savedcmd_init/main.o := gcc -Wall -I %s/inc -c -o init/main.o ../init/main.c\n' "$PWD" \
@@ -373,7 +373,7 @@ TESTS+=(test_sae64a_judge)
 
 # checkpatch reports on moved lines are listed, not counted.
 test_checkpatch_moved() {
-	local M="$SERIES_ROOT/scripts/lib/checkpatch-moved.py"
+	local M="$SERIES_ROOT/scripts/checks/checkpatch/checkpatch-moved.py"
 	cat >p.patch <<'EOF'
 --- a/old.h
 +++ b/old.h

@@ -27,7 +27,9 @@ import os
 import re
 import sys
 
-from kbuildcmd import base_command, compile_c
+# kbuildcmd is shared by the units that compile with kbuild's flags.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from kbuildcmd import base_command, compile_c  # noqa: E402
 
 
 def shared(path, prefixes):

@@ -14,9 +14,12 @@ header fails.  The command is split with shlex, never run by a shell.
 """
 
 import argparse
+import os
 import sys
 
-from kbuildcmd import base_command, compile_c
+# kbuildcmd is shared by the units that compile with kbuild's flags.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from kbuildcmd import base_command, compile_c  # noqa: E402
 
 
 def main(argv):

@@ -26,7 +26,9 @@ import subprocess
 import sys
 import tempfile
 
-from kbuildcmd import base_command, compile_c
+# kbuildcmd is shared by the units that compile with kbuild's flags.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from kbuildcmd import base_command, compile_c  # noqa: E402
 
 # A member line: "type name[dims];  /* 0xOFF ... */" (the comment optional).
 SRC_MEMBER = re.compile(
