@@ -118,12 +118,13 @@ verdict_key() {
 		"$VERDICT_STEP_HASH" | sha256sum | cut -c1-40
 }
 
-# verdict_invalid DIR: why the kept verdict DIR is not a record the runner
-# wrote (empty if it is one): a status it keeps (pass, warn, or a skip
-# that is not for a missing tool), the exit status that gives it, a
-# summary and a duration.
+# verdict_invalid DIR KEY: why the kept verdict DIR is not a record the
+# runner wrote for KEY (empty if it is one): the key it was kept under, a
+# status it keeps (pass, warn, or a skip that is not for a missing tool),
+# the exit status that gives it, a summary and a duration.
 verdict_invalid() {
 	local st rc want
+	[ "$(cat "$1/key" 2>/dev/null)" = "$2" ] || { echo "not kept under its key"; return; }
 	st=$(cat "$1/status" 2>/dev/null || echo missing)
 	rc=$(cat "$1/rc" 2>/dev/null || echo missing)
 	case $st in
@@ -153,13 +154,13 @@ verdict_reuse() {
 	local v why
 	v=$(verdict_dir "$1")
 	[ "${SERIES_NO_CACHE:-0}" != 1 ] && [ -e "$v" ] || return 1
-	why=$(verdict_invalid "$v")
+	why=$(verdict_invalid "$v" "$1")
 	if [ -n "$why" ]; then
 		warn "kept verdict $1 is not valid ($why): dropped, the check runs again"
 		rm -rf -- "$v"
 		return 1
 	fi
-	cp -pr "$v"/. "$2"/ && echo "$1" >"$2/cached"
+	cp -pr "$v"/. "$2"/ && rm -f "$2/key" && echo "$1" >"$2/cached"
 }
 
 # verdict_keep KEY DIR: keep the verdict of DIR under KEY.
@@ -169,6 +170,7 @@ verdict_keep() {
 	rm -rf "$v.tmp"
 	mkdir -p "$v.tmp"
 	cp -pr "$2"/. "$v.tmp"/
+	echo "$1" >"$v.tmp/key"
 	rm -rf "$v"
 	mv "$v.tmp" "$v"
 }
