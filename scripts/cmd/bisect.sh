@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# scripts/series bisect: every patch of the applied stack, in order, on
+# scripts/series walk: every patch of the applied stack, in order, on
 # every architecture it affects, judged by the check units under
 # scripts/checks/ against its parent step.
 
@@ -10,9 +10,9 @@
 # repro_command CHECK ARCH COMMIT PATCH BRANCH: the manifest's CHECK_REPRO
 # with its {arch}, {commit}, {patch} and {tree} placeholders filled in (the
 # paths quoted for the shell); a
-# 'scripts/series bisect' of a branch or series file other than the
-# defaults names them (quoted for the shell), so that it judges the same
-# stack.
+# 'scripts/series walk' (or its alias bisect) of a branch or series file
+# other than the defaults names them (quoted for the shell), so that it
+# judges the same stack.
 repro_command() {
 	local r pre=''
 	check_load "$1"
@@ -21,9 +21,10 @@ repro_command() {
 	r=${r//\{commit\}/$3}
 	r=${r//\{patch\}/$(printf '%q' "$4")}
 	r=${r//\{tree\}/$(printf '%q' "$SERIES_TREE")}
-	if [[ $r == 'scripts/series bisect'* ]]; then
+	[[ $r != 'scripts/series bisect'* ]] || r="scripts/series walk${r#scripts/series bisect}"
+	if [[ $r == 'scripts/series walk'* ]]; then
 		[ "$SERIES_FILE" = "$SERIES_ROOT/series" ] || pre="SERIES_FILE=$(printf '%q' "$SERIES_FILE") "
-		[ "$5" = "$SERIES_BRANCH" ] || r="scripts/series bisect --branch $(printf '%q' "$5")${r#scripts/series bisect}"
+		[ "$5" = "$SERIES_BRANCH" ] || r="scripts/series walk --branch $(printf '%q' "$5")${r#scripts/series walk}"
 	fi
 	printf '%s%s\n' "$pre" "$r"
 }

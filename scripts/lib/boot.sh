@@ -162,12 +162,15 @@ cmd_boot() {
 	local rev dir ref base rc=0
 	[ $# -ge 1 ] && [ $# -le 2 ] || die_usage "usage: boot ARCH [REV]"
 	boot_load "$1"
+	# The arguments and the tree first: nothing is installed for a
+	# command that cannot run.
+	need_tools git:git
+	tree_require_clean
+	rev=${2:-$SERIES_BRANCH}
+	tgit rev-parse -q --verify "$rev^{commit}" >/dev/null || die_usage "boot: '$rev' is not a commit in $SERIES_TREE"
 	need_base_tools
 	boot_need_tools
-	tree_require_clean
 	base=$(series_base_rev)
-	rev=${2:-$SERIES_BRANCH}
-	tgit rev-parse -q --verify "$rev^{commit}" >/dev/null || die "boot: '$rev' is not a commit in $SERIES_TREE"
 	BOOT_ORIG=$(tgit symbolic-ref -q --short HEAD || tgit rev-parse HEAD)
 	at_exit boot_restore
 	ref=$(boot_ref_dir)

@@ -15,6 +15,8 @@ series_read() {
 	[ -r "$SERIES_FILE" ] || die "cannot read series file $SERIES_FILE"
 	while IFS= read -r line || [ -n "$line" ]; do
 		n=$((n + 1))
+		[[ $line != *$'\r' ]] ||
+			die "$SERIES_FILE:$n: the line ends with a carriage return (CRLF line endings); the series file needs LF endings (dos2unix)"
 		line=${line%%#*}
 		read -r name opt <<<"$line" || true
 		[ -n "$name" ] || continue
@@ -84,6 +86,24 @@ apply_restore() {
 	[ -n "$APPLY_ORIG" ] || return 0
 	tgit am --abort >/dev/null 2>&1 || true
 	tgit checkout -q -f "$APPLY_ORIG"
+	rm -f -- "$(tgit rev-parse --absolute-git-dir)/series-apply"
+}
+
+# apply_recover: after a series command died without its exit traps
+# (SIGKILL of its process group), abort the git am session that its apply
+# left, if the file series-apply in the git directory says that apply
+# started it (it holds the branch to return to); a session of someone
+# else's is left alone.
+apply_recover() {
+	local gitdir orig
+	[ -e "$SERIES_TREE/.git" ] || return 0
+	gitdir=$(tgit rev-parse --absolute-git-dir) || return 0
+	[ -f "$gitdir/series-apply" ] || return 0
+	orig=$(cat "$gitdir/series-apply")
+	tgit am --abort >/dev/null 2>&1 || true
+	tgit checkout -q -f "$orig" 2>/dev/null || true
+	rm -f -- "$gitdir/series-apply"
+	warn "the git am session of an apply that was killed is aborted; $SERIES_TREE is back at $orig"
 }
 
 # cmd_apply [--branch NAME]: apply the stack to a fresh branch of the base.
@@ -103,6 +123,7 @@ cmd_apply() {
 	# Interrupted or failed: no git am session, the tree back where it was.
 	APPLY_ORIG=$orig
 	at_exit apply_restore
+	printf '%s\n' "$orig" >"$(tgit rev-parse --absolute-git-dir)/series-apply"
 	tgit checkout -q --detach "$base"
 	export GIT_COMMITTER_NAME=$SERIES_IDENT_NAME GIT_COMMITTER_EMAIL=$SERIES_IDENT_EMAIL
 	for p in "${PATCHES[@]}"; do
@@ -114,6 +135,7 @@ cmd_apply() {
 		fi
 	done
 	APPLY_ORIG=
+	rm -f -- "$(tgit rev-parse --absolute-git-dir)/series-apply"
 	# An existing branch with other commits is kept under refs/series-backup/.
 	old=$(tgit rev-parse -q --verify "refs/heads/$branch" || true)
 	if [ -n "$old" ] && [ "$old" != "$(tgit rev-parse HEAD)" ]; then

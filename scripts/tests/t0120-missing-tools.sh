@@ -19,7 +19,14 @@ TESTS+=(test_missing_cross_compiler)
 test_missing_qemu() {
 	cp -r "$SERIES_ROOT/configs" cfg
 	sed -i 's/^BOOT_QEMU=.*/BOOT_QEMU=qemu-system-nonexistent/;s/^BOOT_QEMU_PACKAGE=.*/BOOT_QEMU_PACKAGE=qemu-system-nonexistent-pkg/' cfg/boot/arm64.conf
-	expect_exit 2 out env SERIES_CONFIGS="$PWD/cfg" SERIES_NO_INSTALL=1 "$SERIES" boot arm64
+	git init -q tree && git -C tree commit -q --allow-empty -m base
+	# A REV that is no commit is said before any tool is looked for.
+	expect_exit 2 out env SERIES_CONFIGS="$PWD/cfg" SERIES_TREE="$PWD/tree" SERIES_CACHE="$PWD/c" \
+		SERIES_NO_INSTALL=1 "$SERIES" boot arm64 no-such-rev
+	assert_contains out "boot: 'no-such-rev' is not a commit in $PWD/tree"
+	assert_not_contains out "missing tool"
+	expect_exit 2 out env SERIES_CONFIGS="$PWD/cfg" SERIES_TREE="$PWD/tree" SERIES_CACHE="$PWD/c" \
+		SERIES_NO_INSTALL=1 "$SERIES" boot arm64 HEAD
 	assert_contains out "missing tool(s): qemu-system-nonexistent"
 	assert_contains out "apt-get install qemu-system-nonexistent-pkg"
 	mkdir res

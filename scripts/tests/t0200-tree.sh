@@ -258,7 +258,7 @@ test_bisect_walk() {
 	git -C "$t" checkout -q base
 	mkdir -p checks/fake
 	printf '%s\n' 'CHECK_DESCRIPTION=fails a patch whose subject says bad' 'CHECK_SCOPE=patch' \
-		'CHECK_ORDER=1' 'CHECK_AT_BASE=1' 'CHECK_REPRO=scripts/series bisect --check fake --to {patch}' >checks/fake/manifest
+		'CHECK_ORDER=1' 'CHECK_AT_BASE=1' 'CHECK_REPRO=scripts/series walk --check fake --to {patch}' >checks/fake/manifest
 	# shellcheck disable=SC2016 # the unit's own text
 	printf '%s\n' '#!/bin/sh' 'echo "$SERIES_CHECK_STEP" >>"$SERIES_CHECK_RESULT_DIR/../../../walked"' \
 		'if git log -1 --format=%s | grep -q bad; then echo "bad subject" >"$SERIES_CHECK_RESULT_DIR/summary"; exit 1; fi' \
@@ -267,7 +267,7 @@ test_bisect_walk() {
 	expect_exit 0 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" apply
 	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" SERIES_RESULTS="$PWD/r1" "$SERIES" bisect
 	assert_contains out "first bad: patch 2"
-	assert_contains out "reproduce patch 2 with: SERIES_FILE=$PWD/s/series scripts/series bisect --check fake --to $PWD/r1/0002/0002-Documentation-Step-2-bad.patch"
+	assert_contains out "reproduce patch 2 with: SERIES_FILE=$PWD/s/series scripts/series walk --check fake --to $PWD/r1/0002/0002-Documentation-Step-2-bad.patch"
 	assert_eq "$(paste -sd' ' r1/walked)" "0 1 2" "steps judged"
 	assert_eq "$(cat r1/0002/all/fake/status)" fail "patch 2's verdict"
 	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" SERIES_RESULTS="$PWD/r2" "$SERIES" bisect --keep-going

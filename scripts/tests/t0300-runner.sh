@@ -260,8 +260,8 @@ test_repro_command() {
 			'repro_command fake "" c1 /r/0002-b.patch "odd \$(name)"'
 	} >repro.sh
 	expect_exit 0 out bash repro.sh "$SERIES_ROOT"
-	assert_eq "$(sed -n 1p out)" "scripts/series bisect --check fake --to /r/0002-b.patch" "default stack"
-	assert_eq "$(sed -n 2p out)" 'SERIES_FILE=/w/my\ series scripts/series bisect --branch odd\ \$\(name\) --check fake --to /r/0002-b.patch' "another stack"
+	assert_eq "$(sed -n 1p out)" "scripts/series walk --check fake --to /r/0002-b.patch" "default stack"
+	assert_eq "$(sed -n 2p out)" 'SERIES_FILE=/w/my\ series scripts/series walk --branch odd\ \$\(name\) --check fake --to /r/0002-b.patch' "another stack"
 }
 TESTS+=(test_repro_command)
 
