@@ -16,6 +16,8 @@ mail_fake_tree() {
 	base=$(series_base_rev)
 	mkdir -p "$dir/scripts"
 	for f in COPYING CREDITS Kbuild Makefile README MAINTAINERS scripts/get_maintainer.pl; do
+		tgit cat-file -e "$base:$f" 2>/dev/null ||
+			die "the base $(tgit rev-parse --short "$base") has no $f, which get_maintainer.pl needs"
 		tgit show "$base:$f" >"$dir/$f"
 	done
 	for p in "${PATCHES[@]}"; do

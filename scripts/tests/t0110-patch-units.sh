@@ -285,3 +285,22 @@ y.c: warning: symbol 'f' was not declared. Should it be static?" "parent set"
 	assert_contains o6/step/new%x.o "fake-sparse -D__linux__ '-D__U8__=unsigned char' -m64 -Wp,-MMD"
 }
 TESTS+=(test_sparse_units)
+
+# checkpatch.pl's report after a Python helper's traceback (spdxcheck.py
+# failing on a line) is not read as the whole report: the unit fails,
+# saying so, even where the tally that follows says nothing was found.
+test_checkpatch_traceback() {
+	/usr/bin/python3 -c 'import ply, git' 2>/dev/null ||
+		skip "/usr/bin/python3 lacks ply or git (Debian packages python3-ply python3-git)"
+	mkdir -p tree/scripts res
+	cat >tree/scripts/checkpatch.pl <<'PL'
+print "Traceback (most recent call last):\n  File \"scripts/spdxcheck.py\", line 6, in <module>\nModuleNotFoundError: No module named 'ply'\n";
+print "total: 0 errors, 0 warnings, 0 checks, 10 lines checked\n";
+PL
+	printf 'Subject: [PATCH] x\n\n---\n' >x.patch
+	(cd tree && expect_exit 1 ../out env SERIES_ROOT="$SERIES_ROOT" SERIES_CONFIGS="$SERIES_ROOT/configs" \
+		SERIES_CHECK_RESULT_DIR="$TEST_WORK/res" SERIES_CHECK_PATCH="$TEST_WORK/x.patch" \
+		"$SERIES_ROOT/scripts/checks/checkpatch/run")
+	assert_eq "$(cat res/summary)" "a Python helper of checkpatch.pl failed (traceback in the log)" "summary"
+}
+TESTS+=(test_checkpatch_traceback)

@@ -67,3 +67,48 @@ test_shellcheck() {
 		scripts/tests/run scripts/tests/*.sh .ci/run || fail "shellcheck reports warnings"
 }
 TESTS+=(test_shellcheck)
+
+# What a verdict depends on is in its key: a check unit uses no file of
+# scripts/lib that the verdict salt leaves out (the runner's own files,
+# the benchmark and the report), and the salt changes with every other
+# file of scripts/lib.
+test_salt_covers_units() {
+	local f b users
+	for b in units.sh verdicts.sh runner.sh bench.sh report.py; do
+		users=$(grep -lF "scripts/lib/$b" "$SERIES_ROOT"/scripts/checks/*/* 2>/dev/null || true)
+		[ -z "$users" ] || fail "check units use $b, which the verdict salt leaves out: $users"
+	done
+	cp -r "$SERIES_ROOT/scripts" "$SERIES_ROOT/configs" .
+	salt() {
+		bash -c '. "$1/scripts/lib/common.sh"; . "$1/scripts/lib/build.sh"; . "$1/scripts/lib/runner.sh"; verdict_salt' _ "$PWD"
+	}
+	local s0
+	s0=$(salt)
+	for f in scripts/lib/*; do
+		b=${f##*/}
+		case $b in units.sh | verdicts.sh | runner.sh | bench.sh | report.py) continue ;; esac
+		cp "$f" "$f.orig"
+		echo '# changed' >>"$f"
+		[ "$(salt)" != "$s0" ] || fail "the verdict salt does not change with $f"
+		mv "$f.orig" "$f"
+	done
+	assert_eq "$(salt)" "$s0" "the salt after every file was restored"
+}
+TESTS+=(test_salt_covers_units)
+
+# A helper that one check unit alone uses lives in that unit's
+# directory, where it is in that unit's key only: no file of scripts/lib
+# is named by exactly one unit and by nothing else of the tooling.
+test_single_unit_helpers() {
+	local f b units others
+	for f in "$SERIES_ROOT"/scripts/lib/*; do
+		b=${f##*/}
+		units=$({ grep -lF "$b" "$SERIES_ROOT"/scripts/checks/*/* 2>/dev/null || true; } |
+			sed 's|.*/scripts/checks/||; s|/.*||' | sort -u | wc -l)
+		others=$({ grep -rlF --exclude-dir=checks --exclude-dir=tests "$b" "$SERIES_ROOT/scripts" || true; } |
+			{ grep -vxF "$f" || true; } | wc -l)
+		[ "$units" -ne 1 ] || [ "$others" -gt 0 ] ||
+			fail "scripts/lib/$b serves one check unit alone: it belongs in that unit's directory"
+	done
+}
+TESTS+=(test_single_unit_helpers)

@@ -278,3 +278,114 @@ test_bisect_walk() {
 	assert_eq "$(cat r2/0003/all/fake/status)" pass "patch 3's verdict"
 }
 TESTS+=(test_bisect_walk)
+
+# Names that are shell code, where no earlier test puts them: a cache
+# path at a base that fails (its clean-up runs), the same cache and a
+# hostile branch through apply and the walk, and TMPDIR at mbox.  Nothing
+# runs, the failed base leaves no temporary tree, mbox none in TMPDIR.
+test_hostile_cache_walk_mbox() {
+	make_tarball_fixture
+	local mark="$TEST_WORK/pwned" c t evil tmp
+	c="$TEST_WORK/c'\$(touch\${IFS}$mark)'"
+	evil="h\$(touch\${IFS}$mark)"
+	# A tarball without the base's top-level directory: base fails.
+	mkdir -p wrong/other && tar -C wrong -cJf wrong.tar.xz other
+	expect_exit 1 out env SERIES_CACHE="$c" SERIES_TARBALL="$PWD/wrong.tar.xz" SERIES_ALLOW_TARBALL=1 "$SERIES" base
+	assert_contains out "has no top-level"
+	[ -z "$(find "$c" -maxdepth 1 -name 'base.*')" ] || fail "a failed base left $(find "$c" -maxdepth 1 -name 'base.*')"
+	local env=(env SERIES_CACHE="$c" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1
+		SERIES_NO_INSTALL=1 SERIES_CHECKS="$PWD/checks")
+	expect_exit 0 out "${env[@]}" "$SERIES" base
+	t=$c/linux
+	git -C "$t" checkout -q -b work
+	mkdir -p "$t/Documentation" && echo 1 >"$t/Documentation/a.txt" && git -C "$t" add Documentation
+	GIT_AUTHOR_DATE=2026-01-01T00:00:00Z git -C "$t" -c user.name=T -c user.email=t@t.invalid \
+		commit -q -s -m "Documentation: Add a" -m 'Because.'
+	git -C "$t" config branch.work.description $'Cover\n\nBody.'
+	expect_exit 0 out "${env[@]}" "$SERIES" export --branch work -o s
+	git -C "$t" checkout -q base
+	mkdir -p checks/fake
+	printf '%s\n' 'CHECK_DESCRIPTION=t' 'CHECK_SCOPE=patch' 'CHECK_ORDER=1' \
+		'CHECK_REPRO=scripts/series walk --check fake --to {patch}' >checks/fake/manifest
+	printf '#!/bin/sh\necho ok >"$SERIES_CHECK_RESULT_DIR/summary"\n' >checks/fake/run
+	chmod +x checks/fake/run
+	expect_exit 0 out "${env[@]}" SERIES_FILE="$PWD/s/series" "$SERIES" apply --branch "$evil"
+	expect_exit 0 out "${env[@]}" SERIES_FILE="$PWD/s/series" SERIES_RESULTS="$PWD/r" "$SERIES" walk --branch "$evil"
+	assert_eq "$(cat r/0001/all/fake/status)" pass "the walk of the hostile branch"
+	assert_eq "$(git -C "$t" symbolic-ref --short HEAD)" "$evil" "the branch checked out after the walk"
+	tmp="$TEST_WORK/tmp'\$(touch\${IFS}$mark)'"
+	mkdir -p "$tmp"
+	expect_exit 1 out "${env[@]}" SERIES_FILE="$PWD/s/series" TMPDIR="$tmp" "$SERIES" mbox -o m.mbox
+	assert_contains out "has no COPYING, which get_maintainer.pl needs"
+	[ -z "$(ls -A "$tmp")" ] || fail "mbox left $(ls -A "$tmp") in TMPDIR"
+	[ ! -e "$mark" ] || fail "a name was run as shell code"
+}
+TESTS+=(test_hostile_cache_walk_mbox)
+
+# A series file with CRLF line endings: the error names the carriage
+# return and the line, not a garbled patch name.
+test_series_crlf() {
+	make_series_fixture s 2
+	printf '0001-test-patch-1.patch\r\n0002-test-patch-2.patch\r\n' >s/series
+	expect_exit 1 out env SERIES_FILE="$PWD/s/series" "$SERIES" list
+	assert_contains out "$PWD/s/series:1: the line ends with a carriage return (CRLF line endings)"
+}
+TESTS+=(test_series_crlf)
+
+# kbuild cannot build in a path with a space or a colon: the commands
+# that build refuse it first, naming the variable, and change nothing;
+# the others (base, apply, export: test_hostile_names) work with one.
+test_build_path_spaces() {
+	local cmd
+	for cmd in 'build arm64' walk check 'boot arm64' 'config arm64'; do
+		# shellcheck disable=SC2086 # a command and its arguments
+		expect_exit 2 out env SERIES_CACHE="$PWD/a cache" "$SERIES" $cmd
+		assert_contains out "SERIES_TREE is $(printf '%q' "$PWD/a cache/linux"): kbuild cannot build in a path with a space or a colon"
+		[ ! -e "$PWD/a cache" ] || fail "'$cmd' made the cache directory before refusing it"
+	done
+	expect_exit 2 out env SERIES_CACHE="$PWD/c" SERIES_BUILD="$PWD/b:1" "$SERIES" build arm64
+	assert_contains out "SERIES_BUILD is $PWD/b:1: kbuild cannot build"
+}
+TESTS+=(test_build_path_spaces)
+
+# A command killed with its whole process group (SIGKILL: no trap runs)
+# leaves its work; the next command, taking the lock over, removes the
+# temporary tree of a base and aborts the git am session of an apply
+# that the series started, and leaves someone else's alone.
+test_killed_leftovers() {
+	make_tarball_fixture
+	local env=(env SERIES_CACHE="$PWD/c" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1) t=$PWD/c/linux
+	expect_exit 0 out "${env[@]}" "$SERIES" base
+	git -C "$t" checkout -q -b work
+	echo 'obj-y += y.o' >>"$t/Makefile"
+	GIT_AUTHOR_DATE=2026-01-01T00:00:00Z git -C "$t" -c user.name=T -c user.email=t@t.invalid \
+		commit -q -a -s -m 'kbuild: Add y' -m 'Because.'
+	git -C "$t" format-patch -q -1 -o "$PWD/p" HEAD
+	git -C "$t" checkout -q base
+	# What a killed base and a killed apply leave: a base.XXXXXX tree, a
+	# git am session stopped on a conflict, marked as the series', and
+	# the lock record of a process that is gone.
+	mkdir -p c/base.AbC123/tree
+	sed -i 's/^ obj-y += x.o$/ obj-y += q.o/' p/*.patch
+	git -C "$t" checkout -q --detach base
+	! git -C "$t" -c user.name=T -c user.email=t@t.invalid am -q "$PWD"/p/*.patch >/dev/null 2>&1 || fail "the fixture's patch applied"
+	[ -d "$t/.git/rebase-apply" ] || fail "no git am session in the fixture"
+	echo base >"$t/.git/series-apply"
+	printf 'pid 999999 start 1: series apply, since 00:00:00\n' >c/.series.owner
+	expect_exit 0 out "${env[@]}" "$SERIES" base
+	assert_contains out "taking over the lock of $PWD/c: pid 999999 (series apply, since 00:00:00) is gone"
+	assert_contains out "removed $PWD/c/base.AbC123, the unfinished work of a base that was killed"
+	assert_contains out "the git am session of an apply that was killed is aborted; $t is back at base"
+	local left
+	left=$(ls -d c/base.AbC123 "$t/.git/rebase-apply" "$t/.git/series-apply" 2>/dev/null || true)
+	[ -z "$left" ] || fail "leftovers after the lock was taken over: $left"
+	assert_eq "$(git -C "$t" symbolic-ref --short HEAD)" base "the branch after the recovery"
+	# A git am session that the series did not start stays.
+	git -C "$t" checkout -q --detach base
+	! git -C "$t" -c user.name=T -c user.email=t@t.invalid am -q "$PWD"/p/*.patch >/dev/null 2>&1 || fail "the fixture's patch applied"
+	printf 'pid 999999 start 1: series apply, since 00:00:00\n' >c/.series.owner
+	expect_exit 0 out "${env[@]}" "$SERIES" base
+	[ -d "$t/.git/rebase-apply" ] || fail "the recovery aborted a git am session that was not the series'"
+	git -C "$t" am --abort
+}
+TESTS+=(test_killed_leftovers)

@@ -228,6 +228,16 @@ test_verdict_records() {
 	rm "$v/duration"
 	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
 	assert_contains out "is not valid (no duration)"
+	# No exit status at all: recomputed, not an abort of the walk.
+	rm "$v/rc"
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	assert_contains out "is not valid (exit status 'missing' with status pass)"
+	assert_contains out "status=pass"
+	# A record kept under another key (copied or renamed): not this one's.
+	echo 0123456789012345678901234567890123456789 >"$v/key"
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	assert_contains out "is not valid (not kept under its key)"
+	assert_contains out "status=pass"
 	# skipping_twice SUMMARY: a unit that skips with SUMMARY, run twice.
 	skipping_twice() {
 		printf '#!/bin/sh\necho run >>"$RUNS"\necho "%s" >"$SERIES_CHECK_RESULT_DIR/summary"\nexit 4\n' "$1" | fake_unit

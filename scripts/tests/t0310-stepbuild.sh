@@ -209,3 +209,34 @@ test_runner_needs_build() {
 	done
 }
 TESTS+=(test_runner_needs_build)
+
+# An interrupt while the runner builds for a unit (its own process group,
+# make and the compilers included) is no verdict: the build is stopped,
+# the unit does not run, nothing is kept, the walk exits 130.
+test_runner_needs_build_interrupt() {
+	local tag=series-needs-interrupt-$$ pid rc
+	needs_fixture
+	printf '#!/bin/sh\nsh -c "sleep 300; : %s" &\nwait\n' "$tag" >root/scripts/lib/needs-build
+	printf 'CHECK_DESCRIPTION=t\nCHECK_SCOPE=patch\nCHECK_ORDER=1\nCHECK_REPRO=x\nCHECK_PER_ARCH=1\nCHECK_NEEDS=build\n' \
+		>checks/fake/manifest
+	set -m
+	bash drive.sh "$PWD/root" s390 >out 2>&1 &
+	pid=$!
+	set +m
+	for _ in $(seq 50); do pgrep -f "$tag" >/dev/null && break; sleep 0.1; done
+	pgrep -f "$tag" >/dev/null || fail "the runner's build did not start"
+	kill -TERM "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	assert_eq "$rc" 130 "exit status after SIGTERM"
+	assert_contains out "interrupted: the walk stopped"
+	assert_eq "$(cat results/0001/s390/fake/status)" interrupted "the result"
+	[ ! -e unit.log ] || fail "the unit ran after its build was interrupted"
+	[ -z "$(find . -path './verdicts/*' -name status)" ] || fail "a verdict was kept"
+	sleep 0.2
+	if pgrep -f "$tag" >/dev/null; then
+		pkill -f "$tag"
+		fail "the build's child outlived SIGTERM"
+	fi
+}
+TESTS+=(test_runner_needs_build_interrupt)
