@@ -71,6 +71,7 @@ def load(results):
                     "arch": arch, "check": check, "status": status,
                     "summary": read(os.path.join(cdir, "summary")).strip(),
                     "duration": int(read(os.path.join(cdir, "duration"), "0") or 0),
+                    "needs_build_s": int(read(os.path.join(cdir, "needs-build", "duration"), "0") or 0),
                     "log": os.path.relpath(os.path.join(cdir, "log"), results),
                     "new_warnings": new,
                     "cached": os.path.exists(os.path.join(cdir, "cached")),
@@ -104,9 +105,11 @@ def summarise(meta, steps):
 def timings(steps):
     """Where the run's time went: seconds of the checks that ran (a verdict
     from the result cache costs nothing), by check unit, by arch, by step,
-    and the builds of the base and of the patches by arch."""
+    the builds of the base and of the patches by arch, and the builds the
+    runner made for units that need them (CHECK_NEEDS), by unit: part of
+    that unit's time."""
     t = {"computed_s": 0, "computed": 0, "cached": 0, "by_check": {}, "by_arch": {},
-         "by_step": {}, "build_base": {}, "build_patches": {}}
+         "by_step": {}, "build_base": {}, "build_patches": {}, "build_for_units": {}}
     for st in steps:
         step_s = 0
         for r in st["results"]:
@@ -122,6 +125,9 @@ def timings(steps):
             if r["check"] == "build":
                 key = "build_base" if st["step"] == 0 else "build_patches"
                 t[key][r["arch"]] = t[key].get(r["arch"], 0) + d
+            if r["needs_build_s"]:
+                t["build_for_units"][r["check"]] = (t["build_for_units"].get(r["check"], 0)
+                                                    + r["needs_build_s"])
         t["by_step"][str(st["step"])] = step_s
     return t
 
@@ -276,6 +282,8 @@ def html_page(summary):
     rows = [(f"check {c}", s) for c, s in sorted(tm["by_check"].items(), key=lambda kv: -kv[1])]
     rows += [(f"build of the base, {a}", s) for a, s in sorted(tm["build_base"].items())]
     rows += [(f"builds of the patches, {a}", s) for a, s in sorted(tm["build_patches"].items())]
+    rows += [(f"builds the runner made for check {c} (in its time)", s)
+             for c, s in sorted(tm["build_for_units"].items())]
     out += [f"<tr><td>{esc(w)}</td><td class=\"time\">{s}</td></tr>" for w, s in rows]
     out.append("</table>")
     out.append("<h2>Run</h2><table id=\"meta\" class=\"meta\">")

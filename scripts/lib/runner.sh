@@ -146,7 +146,7 @@ run_session() {
 # run_check STEP ARCH CHECK: run one check unit, or reuse its kept verdict;
 # sets LAST_STATUS.
 run_check() {
-	local step=$1 arch=$2 check=$3 dir rc t0 status summary missing key cached='' notbuilt='' needs
+	local step=$1 arch=$2 check=$3 dir rc t0 status summary missing key cached='' notbuilt='' needs needs_t0
 	dir=$SERIES_RESULTS/$(printf '%04d' "$step")/${arch:-all}/$check
 	rm -rf "$dir"
 	mkdir -p "$dir"
@@ -180,9 +180,11 @@ run_check() {
 			# step by the runner (scripts/lib/stepbuild.sh): a unit
 			# never builds them itself, nor relies on another unit.
 			mapfile -t needs < <(check_build_arches "$arch")
+			needs_t0=$(now)
 			run_session "$dir" "$dir/needs-build/output" "$step" "$arch" "$check" \
 				"$SERIES_ROOT/scripts/lib/needs-build" "$dir/needs-build" "$STEP_BASE" \
 				${needs[@]+"${needs[@]}"}
+			echo "$(($(now) - needs_t0))" >"$dir/needs-build/duration"
 			case $rc in
 			0) rc='' ;;
 			"$EX_SKIP") cp "$dir/needs-build/summary" "$dir/summary" ;;

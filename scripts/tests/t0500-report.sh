@@ -29,6 +29,10 @@ make_results_fixture() {
 		: >"$c/log"
 	done
 	printf 'drivers/x.c\tunused variable\n' >"$r/0002/s390/build/new-warnings"
+	# The runner built for checkpatch at patch 2 (as for a unit that
+	# needs the build): part of that unit's second.
+	mkdir -p "$r/0002/all/checkpatch/needs-build"
+	echo 1 >"$r/0002/all/checkpatch/needs-build/duration"
 }
 
 test_report() {
@@ -42,6 +46,7 @@ test_report() {
 	assert_contains out "time: 19 s in 7 checks run, 1 from the cache; by check: build 18 s, checkpatch 1 s"
 	assert_contains r/report.html '<td class="time">7</td>'
 	assert_contains r/report.html "builds of the patches, s390</td><td class=\"time\">6"
+	assert_contains r/report.html "builds the runner made for check checkpatch (in its time)</td><td class=\"time\">1"
 	assert_contains r/summary.txt "all/checkpatch"
 	python3 - r/summary.json <<'EOF' || fail "summary.json content"
 import json, sys
@@ -53,6 +58,7 @@ assert (t["computed_s"], t["computed"], t["cached"]) == (19, 7, 1), t
 assert t["by_check"] == {"build": 18, "checkpatch": 1}, t
 assert t["by_step"] == {"0": 6, "1": 6, "2": 7}, t
 assert t["build_base"] == {"s390": 3, "x86_64": 3} and t["build_patches"] == {"s390": 6, "x86_64": 6}, t
+assert t["build_for_units"] == {"checkpatch": 1}, t
 assert [st["step"] for st in s["steps"]] == [0, 1, 2]
 r = [x for x in s["steps"][2]["results"] if x["arch"] == "s390"][0]
 assert r["new_warnings"] == ["drivers/x.c: unused variable"], r
