@@ -55,7 +55,7 @@ boot_ref_dir() {
 # checked-out tree (stepbuild.sh, which owns it; logs in DIR/build).
 boot_ensure_built() {
 	if ! step_build "$1/build" "${SERIES_CHECK_BASE:-$(series_base_rev)}"; then
-		err "$STEP_BUILD_WHY; logs: $1/build"
+		err "$ARCH_NAME: $STEP_BUILD_WHY; logs: $1/build"
 		return 1
 	fi
 	[ -f "$ARCH_BUILD_DIR/$ARCH_IMAGE" ] || { err "$ARCH_NAME: the build made no $ARCH_IMAGE"; return 1; }

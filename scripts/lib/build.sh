@@ -217,7 +217,7 @@ cmd_build() {
 	info "$ARCH_NAME: building $(tgit log -1 --format='%h %s') in $ARCH_BUILD_DIR"
 	if ! step_build "$log" "$(series_base_rev)"; then
 		grep -E ': (error|fatal error): |\*\*\* ' "$log/build.log" 2>/dev/null | head -n 20 >&2 || true
-		die "$STEP_BUILD_WHY ($(($(now) - t0)) s); logs: $log"
+		die "$ARCH_NAME: $STEP_BUILD_WHY ($(($(now) - t0)) s); logs: $log"
 	fi
 	info "$ARCH_NAME: $(cat "$log/status") in $(($(now) - t0)) s; logs: $log"
 	[ ! -f "$log/warnings" ] || sed 's/^/warning: /' "$log/warnings" >&2

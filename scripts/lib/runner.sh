@@ -175,14 +175,15 @@ run_check() {
 		bisect_stop_if_interrupted
 		trap bisect_interrupt INT TERM HUP
 		step_checkout
-		if [[ " $CHECK_NEEDS " == *" build "* ]]; then
-			# The build directories the unit needs, brought to the
-			# step by the runner (scripts/lib/stepbuild.sh): a unit
-			# never builds them itself, nor relies on another unit.
+		if [ -n "$CHECK_NEEDS" ]; then
+			# The build (or prepare) directories the unit needs,
+			# brought to the step by the runner
+			# (scripts/lib/stepbuild.sh): a unit never builds them
+			# itself, nor relies on another unit.
 			mapfile -t needs < <(check_build_arches "$arch")
 			needs_t0=$(now)
 			run_session "$dir" "$dir/needs-build/output" "$step" "$arch" "$check" \
-				"$SERIES_ROOT/scripts/lib/needs-build" "$dir/needs-build" "$STEP_BASE" \
+				"$SERIES_ROOT/scripts/lib/needs-build" "$dir/needs-build" "$STEP_BASE" "$CHECK_NEEDS" \
 				${needs[@]+"${needs[@]}"}
 			echo "$(($(now) - needs_t0))" >"$dir/needs-build/duration"
 			case $rc in

@@ -93,14 +93,14 @@ step_build() {
 		echo "incremental build" >"$out/status"
 	fi
 	if ! arch_config >"$out/config.log" 2>&1; then
-		STEP_BUILD_WHY="$ARCH_NAME: configuration failed (see config.log)"
+		STEP_BUILD_WHY="configuration failed (see config.log)"
 		return 1
 	fi
 	if [ -n "$built" ]; then
 		changes=$out/changes-since-build
 		tgit diff --name-status -M "$built" "$tree" >"$changes"
 		if step_build_touches "$changes" '(^|/)Kconfig[^/]*$' && ! arch_reconfig >>"$out/config.log" 2>&1; then
-			STEP_BUILD_WHY="$ARCH_NAME: Kconfig fragment option lost: $(grep -m1 'requested by' "$out/config.log")"
+			STEP_BUILD_WHY="Kconfig fragment option lost: $(grep -m1 'requested by' "$out/config.log")"
 			return 1
 		fi
 		if awk '/^[ADR]/ { f = 1 } END { exit !f }' "$changes" ||
@@ -122,7 +122,7 @@ step_build() {
 	fi
 	echo "$tree" >"$ARCH_BUILD_DIR/.series-building"
 	if ! kbuild "$out/build.log"; then
-		STEP_BUILD_WHY="$ARCH_NAME: build failed: $(grep -m1 -E ': (fatal )?error: |\*\*\* ' "$out/build.log" || echo 'see build.log')"
+		STEP_BUILD_WHY="build failed: $(grep -m1 -E ': (fatal )?error: |\*\*\* ' "$out/build.log" || echo 'see build.log')"
 		return 1
 	fi
 	warnings_extract "$out/build.log" >"$out/warnings"
@@ -130,4 +130,60 @@ step_build() {
 	sort -u ${ref:+"$ref"} "$out/warnings" >"$wset.tmp" && mv "$wset.tmp" "$wset"
 	echo "$tree" >"$ARCH_BUILD_DIR/.series-built-tree"
 	rm -f "$ARCH_BUILD_DIR/.series-building"
+}
+
+# step_prepare_dir: the loaded arch's prepare directory: its configuration,
+# generated headers and the compile command of init/main.o at a step, for
+# units that compile code of their own with kbuild's flags (CHECK_NEEDS=
+# prepare).  It is not the build directory: building nothing else there,
+# it has no warning set to keep, and a unit that only needs flags does
+# not pay for a build of the step.
+step_prepare_dir() {
+	printf '%s\n' "$SERIES_BUILD/$ARCH_NAME-prepare"
+}
+
+# step_prepare_holds: does the prepare directory of the loaded arch hold
+# the checked-out tree?
+step_prepare_holds() {
+	local dir
+	dir=$(step_prepare_dir)
+	[ "$(cat "$dir/.series-prepared-tree" 2>/dev/null)" = "$(tgit rev-parse 'HEAD^{tree}')" ] &&
+		[ "$(cat "$dir/.series-config-key" 2>/dev/null)" = "$(arch_config_key)" ]
+}
+
+# step_prepare OUT: bring the prepare directory of the loaded arch to the
+# checked-out tree: configuration (the series' fragments merged again if
+# a Kconfig file changed since), then init/main.o compiled afresh, which
+# makes the generated headers and records the flags.  Returns 0 or 1
+# with STEP_BUILD_WHY set; logs in OUT.
+step_prepare() {
+	local out=$1 tree prepared ARCH_BUILD_DIR
+	STEP_BUILD_WHY=''
+	ARCH_BUILD_DIR=$(step_prepare_dir)
+	mkdir -p "$out"
+	if step_prepare_holds; then
+		echo "already prepared at this tree" >"$out/status"
+		return 0
+	fi
+	tree=$(tgit rev-parse 'HEAD^{tree}')
+	prepared=$(cat "$ARCH_BUILD_DIR/.series-prepared-tree" 2>/dev/null || true)
+	rm -f "$ARCH_BUILD_DIR/.series-prepared-tree"
+	if ! arch_config >"$out/config.log" 2>&1; then
+		STEP_BUILD_WHY="configuration failed (see config.log)"
+		return 1
+	fi
+	if [ -z "$prepared" ] || ! tgit cat-file -e "$prepared^{tree}" 2>/dev/null ||
+		[ -n "$(tgit diff --name-only "$prepared" "$tree" -- '*Kconfig*')" ]; then
+		if ! arch_reconfig >>"$out/config.log" 2>&1; then
+			STEP_BUILD_WHY="Kconfig fragment option lost: $(grep -m1 'requested by' "$out/config.log")"
+			return 1
+		fi
+	fi
+	rm -f "$ARCH_BUILD_DIR/init/main.o"
+	if ! kmake -s init/main.o >"$out/prepare.log" 2>&1; then
+		STEP_BUILD_WHY="make init/main.o failed: $(grep -m1 -E ': (fatal )?error: |\*\*\* ' "$out/prepare.log" || echo 'see prepare.log')"
+		return 1
+	fi
+	echo "$tree" >"$ARCH_BUILD_DIR/.series-prepared-tree"
+	echo "prepared" >"$out/status"
 }

@@ -41,21 +41,22 @@ check_load() {
 		[[ $f != /* && /$f/ != */../* ]] && [ -f "$SERIES_ROOT/$f" ] ||
 			die "check $1: CHECK_INPUTS names '$f', which is neither 'series' nor a file of the repository"
 	done
-	for f in $CHECK_NEEDS; do
-		[ "$f" = build ] || die "check $1: CHECK_NEEDS names '$f'; the runner knows 'build'"
-	done
-	if [ "$CHECK_PER_ARCH" = 1 ] || [[ " $CHECK_NEEDS " != *" build "* ]]; then
+	case $CHECK_NEEDS in
+	'' | build | prepare) ;;
+	*) die "check $1: CHECK_NEEDS is '$CHECK_NEEDS'; the runner knows 'build' and 'prepare'" ;;
+	esac
+	if [ "$CHECK_PER_ARCH" = 1 ] || [ -z "$CHECK_NEEDS" ]; then
 		[ -z "$CHECK_BUILD_ARCHES" ] ||
 			die "check $1: CHECK_BUILD_ARCHES is for a unit that is not per arch and needs the build"
 	else
 		[ -n "$CHECK_BUILD_ARCHES" ] ||
-			die "check $1: CHECK_NEEDS=build needs CHECK_BUILD_ARCHES (the unit is not per arch)"
+			die "check $1: CHECK_NEEDS=$CHECK_NEEDS needs CHECK_BUILD_ARCHES (the unit is not per arch)"
 		check_build_arches >/dev/null
 	fi
 }
 
 # check_build_arches [ARCH]: the arches whose build directories the loaded
-# unit needs at the step (CHECK_NEEDS=build): ARCH if it is per arch,
+# unit needs at the step (CHECK_NEEDS): ARCH if it is per arch,
 # else every arch CHECK_BUILD_ARCHES names, a list of words that are each
 #   affected     the arches the step affects (STEP_ARCHES),
 #   FILE:KEY     the arches that KEY of configs/FILE lists,

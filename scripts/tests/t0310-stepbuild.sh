@@ -81,7 +81,7 @@ test_step_build() {
 	printf 'ERROR\n' >tree/src/d.c
 	git -C tree add -A && git -C tree commit -q -m cd
 	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
-	assert_contains out "rc=1 why=x: build failed: $PWD/tree/src/d.c:1:1: error: broken"
+	assert_contains out "rc=1 why=build failed: $PWD/tree/src/d.c:1:1: error: broken"
 	[ -e build/x/.series-building ] || fail "a failed build left no .series-building"
 	assert_eq "$(cat build/x/.series-built-tree)" "$(git -C tree rev-parse 'HEAD~1^{tree}')" "the marker after a failed build"
 	# Fixed: c.o, which the failed build wrote, is compiled again and its
@@ -109,6 +109,45 @@ test_step_build() {
 	assert_contains out "status: complete build: what the directory held is unknown"
 }
 TESTS+=(test_step_build)
+
+# step_prepare: the prepare directory, not the build directory, comes to
+# the step: configured (the fragments merged again after a Kconfig
+# change), init/main.o compiled afresh each time; nothing to do at a
+# tree already prepared.
+test_step_prepare() {
+	stepbuild_fixture
+	cat >prep.sh <<'EOF2'
+set -euo pipefail
+. "$1/scripts/lib/common.sh"
+. "$1/scripts/lib/build.sh"
+SERIES_TREE=$PWD/tree SERIES_BUILD=$PWD/build ARCH_NAME=x ARCH_BUILD_DIR=$PWD/build/x
+arch_config_key() { echo k; }
+arch_config() { mkdir -p "$ARCH_BUILD_DIR" && echo k >"$ARCH_BUILD_DIR/.series-config-key"; }
+arch_reconfig() { echo "reconfig ${ARCH_BUILD_DIR##*/}" >>"$PWD/reconfigs"; }
+kmake() { mkdir -p "$ARCH_BUILD_DIR/init" && echo "main.o in ${ARCH_BUILD_DIR##*/}" >>"$PWD/made" && : >"$ARCH_BUILD_DIR/init/main.o"; }
+git -C tree checkout -q --detach "$2"
+rc=0
+step_prepare "$PWD/sp" || rc=$?
+echo "rc=$rc why=$STEP_BUILD_WHY status: $(cat sp/status) holds: $(step_prepare_holds && echo yes || echo no)"
+EOF2
+	expect_exit 0 out bash prep.sh "$SERIES_ROOT" base
+	assert_contains out "rc=0 why= status: prepared holds: yes"
+	assert_eq "$(cat made)" "main.o in x-prepare" "what was made, where"
+	assert_eq "$(cat reconfigs)" "reconfig x-prepare" "a first preparation merges the fragments"
+	[ ! -e build/x ] || fail "step_prepare touched the build directory"
+	expect_exit 0 out bash prep.sh "$SERIES_ROOT" base
+	assert_contains out "status: already prepared at this tree"
+	assert_eq "$(wc -l <made)" 1 "makes at a tree already prepared"
+	echo 'config X' >tree/Kconfig && git -C tree add Kconfig && git -C tree commit -q -m kconfig
+	expect_exit 0 out bash prep.sh "$SERIES_ROOT" HEAD
+	assert_contains out "status: prepared holds: yes"
+	assert_eq "$(wc -l <reconfigs)" 2 "fragments merged again after a Kconfig change"
+	echo '/* b */' >tree/inc/b.h && git -C tree add inc && git -C tree commit -q -m b
+	expect_exit 0 out bash prep.sh "$SERIES_ROOT" HEAD
+	assert_eq "$(wc -l <reconfigs)" 2 "fragments merged again without a Kconfig change"
+	assert_eq "$(wc -l <made)" 3 "init/main.o made afresh at each step"
+}
+TESTS+=(test_step_prepare)
 
 # Only stepbuild.sh writes the markers of a build directory, and no unit
 # runs another unit or builds the shared build directory itself: a unit
@@ -167,7 +206,7 @@ test_runner_needs_build() {
 	manifest $'CHECK_PER_ARCH=1\nCHECK_NEEDS=build\n'
 	expect_exit 0 out bash drive.sh "$PWD/root" s390
 	assert_contains out "status=pass summary=ok"
-	assert_eq "$(cat needs.log)" "B s390" "what the runner built for a per-arch unit"
+	assert_eq "$(cat needs.log)" "B build s390" "what the runner built for a per-arch unit"
 	assert_eq "$(cat unit.log)" ran "unit runs"
 	assert_eq "$(cat results/0001/s390/fake/needs)" "the runner built: built" "the needs record"
 	for spec in 'affected:arm64 s390' 'coexist.conf:COEXIST_ARCH:s390' 'boot/*.conf:arm64' \
@@ -176,8 +215,14 @@ test_runner_needs_build() {
 		rm -rf verdicts
 		manifest "CHECK_PER_ARCH=0"$'\n'"CHECK_NEEDS=build"$'\n'"CHECK_BUILD_ARCHES=${spec%:*}"$'\n'
 		expect_exit 0 out bash drive.sh "$PWD/root" ''
-		assert_eq "$(cat needs.log)" "B ${spec##*:}" "arches built for CHECK_BUILD_ARCHES=${spec%:*}"
+		assert_eq "$(cat needs.log)" "B build ${spec##*:}" "arches built for CHECK_BUILD_ARCHES=${spec%:*}"
 	done
+	# A unit that compiles with kbuild's flags only: the prepare directory.
+	: >needs.log
+	rm -rf verdicts
+	manifest $'CHECK_PER_ARCH=0\nCHECK_NEEDS=prepare\nCHECK_BUILD_ARCHES=headers.conf:HDR_ARCHES\n'
+	expect_exit 0 out bash drive.sh "$PWD/root" ''
+	assert_eq "$(cat needs.log)" "B prepare arm64 s390" "arches prepared"
 	# The build fails: the unit does not run, fails with the reason, and
 	# no verdict is kept.
 	: >unit.log
@@ -197,7 +242,7 @@ test_runner_needs_build() {
 		$'CHECK_NEEDS=build\nCHECK_BUILD_ARCHES=nope.conf:X'
 		$'CHECK_NEEDS=build\nCHECK_BUILD_ARCHES=sometimes'
 		$'CHECK_NEEDS=build\nCHECK_BUILD_ARCHES=coexist.conf:COEXIST_SYMBOLS')
-	local says=("CHECK_NEEDS names 'bild'" 'CHECK_NEEDS=build needs CHECK_BUILD_ARCHES'
+	local says=("CHECK_NEEDS is 'bild'; the runner knows 'build' and 'prepare'" 'CHECK_NEEDS=build needs CHECK_BUILD_ARCHES'
 		'CHECK_BUILD_ARCHES names configs/nope.conf, which does not exist'
 		"CHECK_BUILD_ARCHES: 'sometimes' is none of affected"
 		"CHECK_BUILD_ARCHES gives 'KVM', which has no configs/arch/KVM.conf")
