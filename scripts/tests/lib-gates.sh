@@ -201,16 +201,6 @@ need_symbol_in_stack() {
 		skip "no patch of the stack adds $2 to $1 yet (still to port from version 1)"
 }
 
-# build_fresh_config ARCH REV [BUILD-ROOT]: build REV for ARCH with a
-# .config made afresh at REV.  A build directory that last built another
-# step (a check, another gate's bisection) keeps that step's options: an
-# option that REV adds (kvm-arm64's) would have been dropped there.
-build_fresh_config() {
-	local root=${3:-$SERIES_BUILD}
-	rm -f "$root/$1/.series-config-key"
-	expect_exit 0 out env SERIES_BUILD="$root" "$SERIES" build "$1" "$2"
-}
-
 # fault_at_tip NAME FILE OLD NEW CHECK SUMMARY: inject the fault into the
 # last patch that touches FILE and bisect with the build and CHECK, a
 # gate that runs at the tip (CHECK_STEPS=last): the tip is the first bad
