@@ -205,15 +205,24 @@ TESTS+=(test_hostile_names)
 
 # export -o writes into an empty directory or an earlier export only, and
 # removes only the patches that the earlier export wrote.
-test_export_dir() {
+# work_fixture: the base of the tarball fixture in the cache ./c, and a
+# branch "work" of it with one patch, "kbuild: Add y", and a cover letter
+# (its description).
+work_fixture() {
+	local t=$PWD/c/linux
 	make_tarball_fixture
-	local env=(env SERIES_CACHE="$PWD/c" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1) t=$PWD/c/linux
-	expect_exit 0 out "${env[@]}" "$SERIES" base
+	expect_exit 0 out env SERIES_CACHE="$PWD/c" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1 \
+		"$SERIES" base
 	git -C "$t" checkout -q -b work
 	echo 'obj-y += y.o' >>"$t/Makefile"
 	GIT_AUTHOR_DATE=2026-01-01T00:00:00Z git -C "$t" -c user.name=T -c user.email=t@t.invalid \
 		commit -q -a -s -m 'kbuild: Add y' -m 'Because.'
 	git -C "$t" config branch.work.description $'Cover subject\n\nCover body.'
+}
+
+test_export_dir() {
+	local env=(env SERIES_CACHE="$PWD/c" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1) t=$PWD/c/linux
+	work_fixture
 	mkdir -p foreign/patches
 	echo keep >foreign/patches/mine.patch
 	expect_exit 2 out "${env[@]}" "$SERIES" export --branch work -o foreign
@@ -353,13 +362,8 @@ TESTS+=(test_build_path_spaces)
 # temporary tree of a base and aborts the git am session of an apply
 # that the series started, and leaves someone else's alone.
 test_killed_leftovers() {
-	make_tarball_fixture
 	local env=(env SERIES_CACHE="$PWD/c" SERIES_TARBALL="$PWD/fake.tar.xz" SERIES_ALLOW_TARBALL=1) t=$PWD/c/linux
-	expect_exit 0 out "${env[@]}" "$SERIES" base
-	git -C "$t" checkout -q -b work
-	echo 'obj-y += y.o' >>"$t/Makefile"
-	GIT_AUTHOR_DATE=2026-01-01T00:00:00Z git -C "$t" -c user.name=T -c user.email=t@t.invalid \
-		commit -q -a -s -m 'kbuild: Add y' -m 'Because.'
+	work_fixture
 	git -C "$t" format-patch -q -1 -o "$PWD/p" HEAD
 	git -C "$t" checkout -q base
 	# What a killed base and a killed apply leave: a base.XXXXXX tree, a

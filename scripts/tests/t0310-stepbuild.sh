@@ -5,9 +5,26 @@
 # them (CHECK_NEEDS=build).
 # Each test runs in its own empty directory ($TEST_WORK) in a subshell.
 
+# stepbuild_doubles: the start of a driver script that sources the build
+# libraries of the repository $1 for an arch "x" whose directories are
+# under ./build, with doubles for what needs a kernel: the configuration
+# (arch_config_key, arch_config, and arch_reconfig, which logs the
+# directory it ran for to ./reconfigs).
+stepbuild_doubles() {
+	cat <<'EOF'
+set -euo pipefail
+. "$1/scripts/lib/common.sh"
+. "$1/scripts/lib/build.sh"
+SERIES_TREE=$PWD/tree SERIES_STATE=$PWD/state SERIES_BUILD=$PWD/build ARCH_NAME=x ARCH_BUILD_DIR=$PWD/build/x
+arch_config_key() { echo k; }
+arch_config() { mkdir -p "$ARCH_BUILD_DIR" && echo k >"$ARCH_BUILD_DIR/.series-config-key"; }
+arch_reconfig() { echo "reconfig ${ARCH_BUILD_DIR##*/}" >>"$PWD/reconfigs"; }
+EOF
+}
+
 # stepbuild_fixture: a git tree ./tree with src/a.c (a warning) including
 # inc/h.h, and drive.sh, which runs step_build on the checked-out tree
-# of ./tree with doubles for what needs a kernel: the configuration, and
+# of ./tree with the doubles of stepbuild_doubles and one of
 # kbuild, which "compiles" every src/*.c whose object is missing or
 # older than the source into build/x/src/*.o with a .cmd file naming
 # its header, prints "warning: W" for a source line "WARN W" and stops
@@ -19,14 +36,7 @@ stepbuild_fixture() {
 	echo '/* h */' >tree/inc/h.h
 	git -C tree add -A && git -C tree commit -q -m base
 	git -C tree tag base
-	cat >drive.sh <<'EOF'
-set -euo pipefail
-. "$1/scripts/lib/common.sh"
-. "$1/scripts/lib/build.sh"
-SERIES_TREE=$PWD/tree SERIES_STATE=$PWD/state ARCH_NAME=x ARCH_BUILD_DIR=$PWD/build/x
-arch_config_key() { echo k; }
-arch_config() { mkdir -p "$ARCH_BUILD_DIR" && echo k >"$ARCH_BUILD_DIR/.series-config-key"; }
-arch_reconfig() { echo reconfig >>"$PWD/reconfigs"; }
+	{ stepbuild_doubles; cat <<'EOF'; } >drive.sh
 kbuild() {
 	local s o h
 	for s in "$SERIES_TREE"/src/*.c; do
@@ -116,14 +126,7 @@ TESTS+=(test_step_build)
 # tree already prepared.
 test_step_prepare() {
 	stepbuild_fixture
-	cat >prep.sh <<'EOF2'
-set -euo pipefail
-. "$1/scripts/lib/common.sh"
-. "$1/scripts/lib/build.sh"
-SERIES_TREE=$PWD/tree SERIES_BUILD=$PWD/build ARCH_NAME=x ARCH_BUILD_DIR=$PWD/build/x
-arch_config_key() { echo k; }
-arch_config() { mkdir -p "$ARCH_BUILD_DIR" && echo k >"$ARCH_BUILD_DIR/.series-config-key"; }
-arch_reconfig() { echo "reconfig ${ARCH_BUILD_DIR##*/}" >>"$PWD/reconfigs"; }
+	{ stepbuild_doubles; cat <<'EOF2'; } >prep.sh
 kmake() { mkdir -p "$ARCH_BUILD_DIR/init" && echo "main.o in ${ARCH_BUILD_DIR##*/}" >>"$PWD/made" && : >"$ARCH_BUILD_DIR/init/main.o"; }
 git -C tree checkout -q --detach "$2"
 rc=0
