@@ -14,13 +14,16 @@
 # other than the defaults names them (quoted for the shell), so that it
 # judges the same stack.
 repro_command() {
-	local r pre=''
+	local r pre='' patch tree
 	check_load "$1"
 	r=${CHECK_REPRO:-"(no reproducer for check $1)"}
-	r=${r//\{arch\}/$2}
-	r=${r//\{commit\}/$3}
-	r=${r//\{patch\}/$(printf '%q' "$4")}
-	r=${r//\{tree\}/$(printf '%q' "$SERIES_TREE")}
+	# Quoted replacements: bash 5.2 reads & in an unquoted one as the
+	# matched text (patsub_replacement).
+	patch=$(printf '%q' "$4") tree=$(printf '%q' "$SERIES_TREE")
+	r=${r//\{arch\}/"$2"}
+	r=${r//\{commit\}/"$3"}
+	r=${r//\{patch\}/"$patch"}
+	r=${r//\{tree\}/"$tree"}
 	[[ $r != 'scripts/series bisect'* ]] || r="scripts/series walk${r#scripts/series bisect}"
 	if [[ $r == 'scripts/series walk'* ]]; then
 		[ "$SERIES_FILE" = "$SERIES_ROOT/series" ] || pre="SERIES_FILE=$(printf '%q' "$SERIES_FILE") "

@@ -52,9 +52,14 @@ boot_ref_dir() {
 }
 
 # boot_ensure_built DIR: the build directory holds the build of the
-# checked-out tree (stepbuild.sh, which owns it; logs in DIR/build).
+# checked-out tree: in the boot check, the runner brought it there
+# (CHECK_NEEDS=build); the boot command builds it (stepbuild.sh, which
+# owns it; logs in DIR/build).
 boot_ensure_built() {
-	if ! step_build "$1/build" "${SERIES_CHECK_BASE:-$(series_base_rev)}"; then
+	if [ -n "${SERIES_CHECK_NAME:-}" ]; then
+		step_build_holds ||
+			{ err "$ARCH_NAME: the build directory does not hold this step (CHECK_NEEDS=build)"; return 1; }
+	elif ! step_build "$1/build" "$(series_base_rev)"; then
 		err "$ARCH_NAME: $STEP_BUILD_WHY; logs: $1/build"
 		return 1
 	fi

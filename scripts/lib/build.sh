@@ -186,6 +186,7 @@ cmd_config() {
 	need_base_tools
 	[ -d "$SERIES_TREE/.git" ] || die "no kernel tree at $SERIES_TREE; run '$SERIES_PROG base'"
 	rm -f "$ARCH_BUILD_DIR/.series-config-key"
+	step_build_forget
 	arch_config || die "$ARCH_NAME: no valid configuration"
 	info "$ARCH_NAME: $ARCH_BUILD_DIR/.config ok ($(arch_config_key))"
 }

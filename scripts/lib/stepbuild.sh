@@ -13,18 +13,27 @@
 #                       failed or was stopped: what it compiled has not
 #                       had its warnings recorded.
 
-# step_build_ref BASE: the warning set a build of the checked-out tree
-# starts from: its own, or the nearest ancestor's down to BASE; empty if
-# none.
+# step_build_ref BASE [REV]: the nearest warning set of REV (default
+# HEAD) or of an ancestor of it down to BASE, as "COMMIT TREE FILE";
+# nothing if there is none.  The build check finds its parent's set with
+# it, step_build the set a build starts from.
 step_build_ref() {
-	local c f
-	for c in $(tgit rev-list --max-count=200 HEAD --not "$1") "$1"; do
-		f=$(warnings_file "$(tgit rev-parse "$c^{tree}")")
+	local c t f
+	for c in $(tgit rev-list "${2:-HEAD}" --not "$1") "$(tgit rev-parse "$1")"; do
+		t=$(tgit rev-parse "$c^{tree}") || return 1
+		f=$(warnings_file "$t")
 		if [ -f "$f" ]; then
-			printf '%s\n' "$f"
+			printf '%s %s %s\n' "$c" "$t" "$f"
 			return 0
 		fi
 	done
+}
+
+# step_build_forget: the configuration of the loaded arch's build
+# directory was made again outside step_build (the config command): what
+# the directory holds is no longer known.
+step_build_forget() {
+	rm -f "$ARCH_BUILD_DIR/.series-built-tree"
 }
 
 # step_build_holds: does the build directory of the loaded arch hold the
@@ -58,39 +67,60 @@ step_build_touches() {
 # - Otherwise an incremental build from the marker's tree: the series'
 #   Kconfig fragments merged again if a Kconfig file changed, the final
 #   links forced if a file was added, removed or renamed or a Makefile
-#   changed, and every object built with a header that moved or went removed
-#   (make does not always rebuild an object whose recorded dependency
-#   vanished).  The tree's set is the starting set plus what the build
-#   emitted.
-# - A build that failed or was stopped leaves .series-building: the
-#   objects it wrote are removed before the next build, which then
-#   compiles them again and emits their warnings.
+#   changed, and every object built with a path that changed since the
+#   marker's tree or since the tree of the starting set built again.  The
+#   tree's set is the starting set plus what the build emitted: every
+#   object that can differ from the starting set's tree was compiled.
+# - A build that failed or was stopped leaves .series-building: what it
+#   wrote is removed before the next build, which makes it again and
+#   emits its warnings, and merges the fragments again.
 step_build() {
-	local out=$1 base=$2 tree wset ref built changes moved g n cmd b pats
-	STEP_BUILD_WHY=''
-	mkdir -p "$out"
-	tree=$(tgit rev-parse 'HEAD^{tree}')
-	wset=$(warnings_file "$tree")
+	local out=$1 base=$2 tree wset ref reftree built changes n cmd b pending paths=() pats=()
+	# Callers test the status (if !, ||), which turns set -e off here:
+	# every step that can fail is checked.
+	STEP_BUILD_WHY='could not read the tree or write the logs'
+	mkdir -p "$out" || return 1
+	tree=$(tgit rev-parse 'HEAD^{tree}') || return 1
+	wset=$(warnings_file "$tree") || return 1
 	if step_build_holds; then
 		echo "already built at this tree" >"$out/status"
+		STEP_BUILD_WHY=''
 		return 0
 	fi
 	built=$(cat "$ARCH_BUILD_DIR/.series-built-tree" 2>/dev/null || true)
-	ref=$(step_build_ref "$base")
-	if [ -z "$ref" ] || [ -z "$built" ] || ! tgit cat-file -e "$built^{tree}" 2>/dev/null; then
+	ref=$(step_build_ref "$base") || return 1
+	reftree=$(printf '%s' "$ref" | cut -d' ' -f2)
+	ref=$(printf '%s' "$ref" | cut -d' ' -f3-)
+	# A directory at this very tree whose set is gone (the state was
+	# cleared) would emit nothing: what it holds is unknown too.
+	if [ -z "$ref" ] || [ -z "$built" ] || ! tgit cat-file -e "$built^{tree}" 2>/dev/null ||
+		{ [ "$built" = "$tree" ] && [ ! -f "$wset" ]; }; then
 		if [ -n "$ref" ]; then
 			echo "complete build: what the directory held is unknown" >"$out/status"
 		else
 			echo "complete build: no warning set of the tree or an ancestor" >"$out/status"
 		fi
-		rm -rf "$ARCH_BUILD_DIR"
+		rm -rf "$ARCH_BUILD_DIR" || return 1
 		built='' ref=''
 	elif [ -e "$ARCH_BUILD_DIR/.series-building" ]; then
+		# Everything written since that build began (the marker is
+		# dated two seconds back, for coarse timestamps): objects,
+		# host programs, generated files; make makes them again.
 		n=$(find "$ARCH_BUILD_DIR" -newer "$ARCH_BUILD_DIR/.series-building" -type f \
-			\( -name '*.o' -o -name '*.s' -o -name '*.ko' -o -name vmlinux \) -print -delete | wc -l)
+			! -name '.series-*' ! -name .config -print -delete | wc -l) || return 1
 		echo "incremental build; $n file(s) of a build that did not finish removed" >"$out/status"
 	else
 		echo "incremental build" >"$out/status"
+	fi
+	# Pending from here: a configuration step or build that fails or is
+	# stopped leaves the marker, and the next build starts from it.
+	if [ -e "$ARCH_BUILD_DIR/.series-building" ]; then
+		pending=1
+	else
+		pending=''
+		mkdir -p "$ARCH_BUILD_DIR" || return 1
+		echo "$tree" >"$ARCH_BUILD_DIR/.series-building" || return 1
+		touch -d "@$(($(date +%s) - 2))" "$ARCH_BUILD_DIR/.series-building" || return 1
 	fi
 	if ! arch_config >"$out/config.log" 2>&1; then
 		STEP_BUILD_WHY="configuration failed (see config.log)"
@@ -98,38 +128,54 @@ step_build() {
 	fi
 	if [ -n "$built" ]; then
 		changes=$out/changes-since-build
-		tgit diff --name-status -M "$built" "$tree" >"$changes"
-		if step_build_touches "$changes" '(^|/)Kconfig[^/]*$' && ! arch_reconfig >>"$out/config.log" 2>&1; then
+		tgit diff --name-status -M "$built" "$tree" >"$changes" || return 1
+		# The fragments again after a Kconfig change, or after a build
+		# that did not finish (its olddefconfig may have run for
+		# another tree).
+		if { [ -n "$pending" ] || step_build_touches "$changes" '(^|/)Kconfig[^/]*$'; } &&
+			! arch_reconfig >>"$out/config.log" 2>&1; then
 			STEP_BUILD_WHY="Kconfig fragment option lost: $(grep -m1 'requested by' "$out/config.log")"
 			return 1
 		fi
 		if awk '/^[ADR]/ { f = 1 } END { exit !f }' "$changes" ||
 			step_build_touches "$changes" '(^|/)(Makefile|Kbuild)[^/]*$'; then
-			rm -f "$ARCH_BUILD_DIR/vmlinux"
+			rm -f "$ARCH_BUILD_DIR/vmlinux" || return 1
 		fi
-		mapfile -t moved < <(awk -F'\t' '/^[DR]/ && $2 ~ /\.h$/ { print $2 }' "$changes")
-		if [ ${#moved[@]} -gt 0 ]; then
-			pats=()
-			for g in "${moved[@]}"; do pats+=(-e "$SERIES_TREE/$g"); done
+		# Every object built with a path that differs between the tree
+		# and the directory's, or the tree whose set this one starts
+		# from, is built again: make does not always rebuild an object
+		# whose recorded dependency vanished (a moved header), and an
+		# object that differs from the starting set's tree but not
+		# from the directory's would not emit its warnings.
+		mapfile -t paths < <({ cut -f2- "$changes"
+			[ "$reftree" = "$built" ] || tgit diff --name-status -M "$reftree" "$tree" | cut -f2-
+		} | tr '\t' '\n' | sort -u)
+		if [ ${#paths[@]} -gt 0 ]; then
+			for b in "${paths[@]}"; do pats+=(-e "$SERIES_TREE/$b"); done
 			n=0
 			while IFS= read -r cmd; do
 				b=${cmd##*/} b=${b#.} b=${b%.cmd}
-				rm -f "${cmd%/*}/$b"
+				rm -f "${cmd%/*}/$b" || return 1
 				n=$((n + 1))
 			done < <(grep -rlF --include='.*.cmd' "${pats[@]}" "$ARCH_BUILD_DIR" || true)
-			echo "$n object(s) built with ${moved[*]} will be rebuilt" >"$out/moved-headers"
+			echo "$n object(s) built with a changed path will be rebuilt" >"$out/rebuilt"
 		fi
 	fi
-	echo "$tree" >"$ARCH_BUILD_DIR/.series-building"
 	if ! kbuild "$out/build.log"; then
 		STEP_BUILD_WHY="build failed: $(grep -m1 -E ': (fatal )?error: |\*\*\* ' "$out/build.log" || echo 'see build.log')"
 		return 1
 	fi
-	warnings_extract "$out/build.log" >"$out/warnings"
-	mkdir -p "${wset%/*}"
-	sort -u ${ref:+"$ref"} "$out/warnings" >"$wset.tmp" && mv "$wset.tmp" "$wset"
-	echo "$tree" >"$ARCH_BUILD_DIR/.series-built-tree"
-	rm -f "$ARCH_BUILD_DIR/.series-building"
+	if ! warnings_extract "$out/build.log" >"$out/warnings"; then
+		STEP_BUILD_WHY="the warnings of the build log could not be read"
+		return 1
+	fi
+	STEP_BUILD_WHY='could not keep the warning set or the marker'
+	mkdir -p "${wset%/*}" || return 1
+	sort -u ${ref:+"$ref"} "$out/warnings" >"$wset.tmp" || return 1
+	mv "$wset.tmp" "$wset" || return 1
+	echo "$tree" >"$ARCH_BUILD_DIR/.series-built-tree" || return 1
+	rm -f "$ARCH_BUILD_DIR/.series-building" || return 1
+	STEP_BUILD_WHY=''
 }
 
 # step_prepare_dir: the loaded arch's prepare directory: its configuration,
@@ -157,33 +203,37 @@ step_prepare_holds() {
 # makes the generated headers and records the flags.  Returns 0 or 1
 # with STEP_BUILD_WHY set; logs in OUT.
 step_prepare() {
-	local out=$1 tree prepared ARCH_BUILD_DIR
-	STEP_BUILD_WHY=''
+	local out=$1 tree prepared kconfig ARCH_BUILD_DIR
+	# As in step_build: set -e is off here, every step is checked.
+	STEP_BUILD_WHY='could not read the tree or write the logs'
 	ARCH_BUILD_DIR=$(step_prepare_dir)
-	mkdir -p "$out"
+	mkdir -p "$out" || return 1
 	if step_prepare_holds; then
 		echo "already prepared at this tree" >"$out/status"
+		STEP_BUILD_WHY=''
 		return 0
 	fi
-	tree=$(tgit rev-parse 'HEAD^{tree}')
+	tree=$(tgit rev-parse 'HEAD^{tree}') || return 1
 	prepared=$(cat "$ARCH_BUILD_DIR/.series-prepared-tree" 2>/dev/null || true)
-	rm -f "$ARCH_BUILD_DIR/.series-prepared-tree"
+	rm -f "$ARCH_BUILD_DIR/.series-prepared-tree" || return 1
 	if ! arch_config >"$out/config.log" 2>&1; then
 		STEP_BUILD_WHY="configuration failed (see config.log)"
 		return 1
 	fi
-	if [ -z "$prepared" ] || ! tgit cat-file -e "$prepared^{tree}" 2>/dev/null ||
-		[ -n "$(tgit diff --name-only "$prepared" "$tree" -- '*Kconfig*')" ]; then
-		if ! arch_reconfig >>"$out/config.log" 2>&1; then
-			STEP_BUILD_WHY="Kconfig fragment option lost: $(grep -m1 'requested by' "$out/config.log")"
-			return 1
-		fi
+	kconfig=all
+	if [ -n "$prepared" ] && tgit cat-file -e "$prepared^{tree}" 2>/dev/null; then
+		kconfig=$(tgit diff --name-only "$prepared" "$tree" -- '*Kconfig*') || return 1
 	fi
-	rm -f "$ARCH_BUILD_DIR/init/main.o"
+	if [ -n "$kconfig" ] && ! arch_reconfig >>"$out/config.log" 2>&1; then
+		STEP_BUILD_WHY="Kconfig fragment option lost: $(grep -m1 'requested by' "$out/config.log")"
+		return 1
+	fi
+	rm -f "$ARCH_BUILD_DIR/init/main.o" || return 1
 	if ! kmake -s init/main.o >"$out/prepare.log" 2>&1; then
 		STEP_BUILD_WHY="make init/main.o failed: $(grep -m1 -E ': (fatal )?error: |\*\*\* ' "$out/prepare.log" || echo 'see prepare.log')"
 		return 1
 	fi
-	echo "$tree" >"$ARCH_BUILD_DIR/.series-prepared-tree"
+	echo "$tree" >"$ARCH_BUILD_DIR/.series-prepared-tree" || return 1
 	echo "prepared" >"$out/status"
+	STEP_BUILD_WHY=''
 }

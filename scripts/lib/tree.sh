@@ -92,16 +92,23 @@ apply_restore() {
 # apply_recover: after a series command died without its exit traps
 # (SIGKILL of its process group), abort the git am session that its apply
 # left, if the file series-apply in the git directory says that apply
-# started it (it holds the branch to return to); a session of someone
-# else's is left alone.
+# started it (it holds the branch to return to) and the tree is the
+# cache's own (\$SERIES_CACHE/linux), which only a series command that
+# holds the lock uses.  In a tree of the user's, it says so and changes
+# nothing: the session may be the user's own by now.
 apply_recover() {
 	local gitdir orig
 	[ -e "$SERIES_TREE/.git" ] || return 0
 	gitdir=$(tgit rev-parse --absolute-git-dir) || return 0
 	[ -f "$gitdir/series-apply" ] || return 0
 	orig=$(cat "$gitdir/series-apply")
+	if [ "$SERIES_TREE" != "$SERIES_CACHE/linux" ]; then
+		warn "an apply that was killed left a git am session in $SERIES_TREE (it started at $orig); finish or abort it, then remove $gitdir/series-apply"
+		return 0
+	fi
 	tgit am --abort >/dev/null 2>&1 || true
-	tgit checkout -q -f "$orig" 2>/dev/null || true
+	tgit checkout -q "$orig" 2>/dev/null ||
+		warn "could not check $orig out again in $SERIES_TREE"
 	rm -f -- "$gitdir/series-apply"
 	warn "the git am session of an apply that was killed is aborted; $SERIES_TREE is back at $orig"
 }

@@ -39,6 +39,7 @@ stepbuild_fixture() {
 	{ stepbuild_doubles; cat <<'EOF'; } >drive.sh
 kbuild() {
 	local s o h
+	: >"$1"
 	for s in "$SERIES_TREE"/src/*.c; do
 		o=$ARCH_BUILD_DIR/src/$(basename "$s" .c).o
 		[ ! -f "$o" ] || [ "$s" -nt "$o" ] || continue
@@ -55,7 +56,9 @@ kbuild() {
 		echo "compiled $(basename "$o")" >>"$PWD/compiled"
 	done
 }
+[ -z "${BREAK_EXTRACT:-}" ] || warnings_extract() { return 1; }
 git -C tree checkout -q --detach "$2"
+rm -rf sb
 rc=0
 step_build "$PWD/sb" base || rc=$?
 echo "rc=$rc why=$STEP_BUILD_WHY"
@@ -101,7 +104,7 @@ test_step_build() {
 	git -C tree add -A && git -C tree commit -q -m d
 	: >compiled
 	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
-	assert_contains out "status: incremental build; 1 file(s) of a build that did not finish removed"
+	assert_contains out "file(s) of a build that did not finish removed"
 	assert_contains out "set: one [-Wfake] two [-Wfake] three [-Wfake] four [-Wfake] "
 	assert_contains compiled "compiled c.o"
 	[ ! -e build/x/.series-building ] || fail ".series-building left after a build that succeeded"
@@ -111,12 +114,36 @@ test_step_build() {
 	git -C tree commit -q -m move
 	: >compiled
 	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
-	assert_eq "$(cat sb/moved-headers)" "1 object(s) built with inc/h.h will be rebuilt" "moved headers"
+	assert_eq "$(cat sb/rebuilt)" "1 object(s) built with a changed path will be rebuilt" "objects of the moved header"
 	assert_eq "$(cat compiled)" "compiled a.o" "objects built again after the header moved"
 	# A directory whose content is unknown (no marker): a complete build.
 	rm build/x/.series-built-tree
 	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
 	assert_contains out "status: complete build: what the directory held is unknown"
+	# At this tree, but its warning set is gone (state cleared): a
+	# build there would emit nothing, so it is a complete build too.
+	rm state/x/k/warnings/"$(git -C tree rev-parse 'HEAD^{tree}')"
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_contains out "status: complete build: what the directory held is unknown"
+	assert_contains out "set: one [-Wfake] two [-Wfake] three [-Wfake] four [-Wfake] "
+	# The stack edited in place (rebase -i), its first patch built again
+	# from a directory that holds the old stack: b.c, which the old
+	# stack had too, is compiled although make would not, and its
+	# warning is in the set.
+	git -C tree checkout -q -b v2 base
+	printf 'WARN two\n' >tree/src/b.c
+	printf 'WARN six\n' >tree/src/g.c
+	git -C tree add -A && git -C tree commit -q -m 'b and g'
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" v2
+	assert_contains out "status: incremental build"
+	assert_contains out "set: one [-Wfake] two [-Wfake] six [-Wfake] "
+	git -C tree checkout -q master 2>/dev/null || git -C tree checkout -q main
+	# The build log's warnings cannot be read: a failure, no set, no marker.
+	echo 'WARN five' >tree/src/e.c && git -C tree add -A && git -C tree commit -q -m e
+	BREAK_EXTRACT=1 expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_contains out "rc=1 why=the warnings of the build log could not be read"
+	assert_eq "$(grep '^set:' out)" "set: " "the warning set of a build whose warnings were lost"
+	[ -e build/x/.series-building ] || fail "no build pending after the warnings were lost"
 }
 TESTS+=(test_step_build)
 
