@@ -13,6 +13,24 @@ gate_config() {
 	. "$SERIES_ROOT/scripts/lib/build.sh"
 }
 
+# gate_build_root NAME: the build directories of the fault gate NAME
+# ($SERIES_CACHE/build-gates/NAME), kept between runs: the gate's faulty
+# step stays built there, and its next run finds it so instead of
+# building the walk's directories back and forth between the tip and
+# the fault.  Made the first time as a copy of the walk's own
+# (SERIES_BUILD, near the tip), so that the first run builds no more
+# than it would have in those.
+gate_build_root() {
+	local d=$SERIES_CACHE/build-gates/$1
+	if [ ! -d "$d" ]; then
+		mkdir -p "${d%/*}"
+		rm -rf -- "$d.tmp"
+		cp -a -- "$SERIES_BUILD" "$d.tmp"
+		mv -- "$d.tmp" "$d"
+	fi
+	printf '%s\n' "$d"
+}
+
 # Exit traps of the gates: functions that read what the test set, never
 # text with a value spliced in (a branch name or path is data).  A test
 # runs in a subshell of its own, so these globals are the test's.
@@ -138,7 +156,7 @@ fault_message_at() {
 	gate_config
 	fault_stack_message "$name" "$k" "$old" "$new"
 	expect_exit 1 out env SERIES_FILE="$TEST_WORK/$name/series" SERIES_RESULTS="$res" \
-		"$SERIES" bisect --branch "$name" --check "$check"
+		SERIES_BUILD="$(gate_build_root "$name")" "$SERIES" walk --branch "$name" --check "$check"
 	cat out
 	grep -q "^first bad: patch $k ($(printf %04d "$k")-.* on all: $check: $summary" out ||
 		fail "the fault is not reported by $check at patch $k"
@@ -153,7 +171,7 @@ fault_bisect() {
 	shift 5
 	fault_stack "$name" "$k" "$file" "$old" "$new"
 	expect_exit 1 out env SERIES_FILE="$TEST_WORK/$name/series" SERIES_RESULTS="$TEST_OUT/$name" \
-		"$SERIES" bisect --branch "$name" "$@"
+		SERIES_BUILD="$(gate_build_root "$name")" "$SERIES" walk --branch "$name" "$@"
 	cat out
 }
 

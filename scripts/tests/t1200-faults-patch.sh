@@ -33,7 +33,7 @@ test_fault_kernel_doc() {
 		$' * gmap_dispose() - Remove and free a guest address space and its children.\n * @gmap:' \
 		$' * gmap_dispose() - Remove and free a guest address space and its children.\n * @gamp:'
 	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-kernel-doc/series" SERIES_RESULTS="$res" \
-		"$SERIES" bisect --branch fault-kernel-doc --check kernel-doc
+		SERIES_BUILD="$(gate_build_root fault-kernel-doc)" "$SERIES" walk --branch fault-kernel-doc --check kernel-doc
 	cat out
 	grep -q "^first bad: patch $k ($(printf %04d "$k")-.* on all: kernel-doc: 2 new warning(s): $f: warning: " out ||
 		fail "the kernel-doc error is not reported by kernel-doc at patch $k"
@@ -113,7 +113,7 @@ test_fault_syntax_error() {
 	# .vdso-wrap.o.d naming a generated copy of sve_context.h that step
 	# 1 does not have); that is for the build unit, not for this test.
 	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-syntax/series" SERIES_RESULTS="$res" \
-		"$SERIES" bisect --branch fault-syntax --arch s390 --arch x86_64
+		SERIES_BUILD="$(gate_build_root fault-syntax)" "$SERIES" walk --branch fault-syntax --arch s390 --arch x86_64
 	cat out
 	assert_contains out "first bad: patch 2 (0002-"
 	grep -q '^first bad: patch 2 .* on s390: build: build failed: .*dat.c.*error' out ||
@@ -136,7 +136,7 @@ test_fault_new_warning() {
 	# boot, module-load) would rebuild for the changed vfio.c and add
 	# minutes without looking at warnings.
 	expect_exit 1 out env SERIES_FILE="$TEST_WORK/fault-warning/series" SERIES_RESULTS="$res" \
-		"$SERIES" bisect --branch fault-warning --arch x86_64 --check build
+		SERIES_BUILD="$(gate_build_root fault-warning)" "$SERIES" walk --branch fault-warning --arch x86_64 --check build
 	cat out
 	# Against the parent, or the nearest ancestor that built x86_64 when
 	# the patches before it are arm64-only (configs/affected.conf).
