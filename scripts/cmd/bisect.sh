@@ -143,10 +143,27 @@ bisect_stack() {
 	[ ${#BISECT_COMMITS[@]} -eq ${#PATCHES[@]} ] ||
 		die "branch $BISECT_BRANCH has ${#BISECT_COMMITS[@]} commits on the base, the series ${#PATCHES[@]} patches; run '$SERIES_PROG apply'"
 	branch_is_series "$BISECT_BRANCH" "${BISECT_COMMITS[@]}"
+	bisect_listed_steps
 	NSTEPS=${#PATCHES[@]}
 	[ -z "$BISECT_TO" ] || BISECT_TO=$(step_number "$BISECT_TO")
 	[ -z "$BISECT_TO" ] || [ "$BISECT_TO" -le "$NSTEPS" ] || die_usage "--to $BISECT_TO: the series has $NSTEPS patches"
 	[ -n "$BISECT_TO" ] || BISECT_TO=$NSTEPS
+}
+
+# bisect_listed_steps: every subject that a unit's CHECK_STEPS=listed:FILE
+# names is a patch of the stack: a patch renamed would else drop out of
+# the unit without a word.
+bisect_listed_steps() {
+	local c s subjects
+	subjects=$(for c in "${BISECT_COMMITS[@]}"; do tgit log -1 --format=%s "$c"; done)
+	for c in "${CHECKS[@]}"; do
+		check_load "$c"
+		[[ $CHECK_STEPS == listed:* ]] || continue
+		while IFS= read -r s; do
+			grep -qxF -e "$s" <<<"$subjects" ||
+				die "configs/${CHECK_STEPS#listed:} (check $c) names '$s', which is no patch of branch $BISECT_BRANCH"
+		done < <(check_listed_subjects)
+	done
 }
 
 # bisect_arches: BISECT_NEEDED, every arch some step up to BISECT_TO
@@ -256,8 +273,9 @@ bisect_step() {
 	mapfile -t STEP_ARCHES < <(SELECTED_ARCHES=() && affected_arches "$BISECT_CHANGES")
 	for check in "${CHECKS[@]}"; do
 		check_load "$check"
-		# A series check runs at the last step judged only.
-		[ "$CHECK_STEPS" = every ] || [ "$k" = "$BISECT_TO" ] || continue
+		# A series check runs at the last step judged only, a unit
+		# with listed steps at those only.
+		check_runs_at "$k" "$STEP_SUBJECT" || continue
 		if [ "$CHECK_PER_ARCH" = 1 ]; then
 			mine=()
 			for a in "${arches[@]}"; do

@@ -82,7 +82,7 @@ kmake() {
 	env -u LC_ALL PATH="$SERIES_ROOT/scripts/lib:$PATH" LANG=C LC_CTYPE=C LC_MESSAGES=C make -C "$SERIES_TREE" O="$ARCH_BUILD_DIR" ARCH="$ARCH_KBUILD" \
 		CROSS_COMPILE="$ARCH_CROSS_COMPILE" \
 		CC="mcache.py ccache ${ARCH_CROSS_COMPILE}gcc" HOSTCC="ccache gcc" \
-		KBUILD_BUILD_TIMESTAMP="$BASE_DATE" KBUILD_BUILD_USER=series \
+		KBUILD_BUILD_TIMESTAMP="$BASE_DATE" KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=series \
 		KBUILD_BUILD_HOST=series -j"$SERIES_JOBS" "$@"
 }
 
@@ -164,6 +164,12 @@ arch_reconfig() {
 # warnings_file TREE-ID: where the warning set of a source tree is kept.
 warnings_file() {
 	printf '%s/%s/%s/warnings/%s\n' "$SERIES_STATE" "$ARCH_NAME" "$(arch_config_key)" "$1"
+}
+
+# keys_file TREE-ID: where the key map of a source tree is kept
+# (keymap.py): its objects' compile keys.
+keys_file() {
+	printf '%s/%s/%s/keys/%s\n' "$SERIES_STATE" "$ARCH_NAME" "$(arch_config_key)" "$1"
 }
 
 # kbuild LOG: build everything of the loaded arch, output to LOG.

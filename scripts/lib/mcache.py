@@ -42,8 +42,17 @@ directory of this script, whose warnings.py would shadow the standard
 module, is not on the path).
 
 MCACHE_DIR is the cache (unset: every command runs unchanged).
-MCACHE_LOG, if set, gets one line per cacheable compile: "hit KEY OBJ" or
-"miss KEY OBJ" (or "nostore ..." for a compile that is not kept).
+MCACHE_LOG, if set, gets one line per compile of a .c or .S file to an
+object: "hit KEY OBJ", "miss KEY OBJ", "nostore KEY OBJ" (compiled, not
+kept: a diagnostic), "uncached KEY OBJ" (a text that may depend on paths,
+lines or other files: compiled every time; its KEY names the text all the
+same), or "nokey - OBJ" (the preprocessor failed or spoke).  The step
+builds keep these keys per object (keymap.py), which is how the
+pure-move check sees that a move kept every object's text.
+
+Beside each key, the cache keeps its normalised text, compressed
+(KEY.i.z), once: the pure-move check shows the first line where two
+keys' texts differ.
 """
 
 import hashlib
@@ -51,6 +60,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import zlib
 
 VERSION = b'mcache-v1\n'
 
@@ -162,10 +172,10 @@ UNCACHEABLE = (b'__builtin_FILE', b'__builtin_LINE', b'.incbin', b'.include')
 
 
 def normalize(text):
-    """The preprocessed text without what a move changes, or None where the
-    text itself may make the object depend on paths, lines or other files."""
-    if any(u in text for u in UNCACHEABLE):
-        return None
+    """(the preprocessed text without what a move changes, whether it may
+    be cached): not where the text itself may make the object depend on
+    paths, lines or other files."""
+    cacheable = not any(u in text for u in UNCACHEABLE)
     out = []
     system = False
     for line in text.split(b'\n'):
@@ -182,7 +192,7 @@ def normalize(text):
                 out.append(b'#system' if now else b'#user')
             continue
         out.append(line)
-    return b'\n'.join(out)
+    return b'\n'.join(out), cacheable
 
 
 def store_atomic(path, data):
@@ -195,6 +205,12 @@ def store_atomic(path, data):
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def keep_text(path, text):
+    """The normalised text of a key, kept once (a few ms at level 1)."""
+    if not os.path.exists(path):
+        store_atomic(path, zlib.compress(text, 1))
 
 
 def log(event, key, output):
@@ -238,10 +254,9 @@ def main(argv):
             pp.append(a)
     r = subprocess.run(pp, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if r.returncode != 0 or r.stderr:
+        log('nokey', '-', output)
         passthrough(cmd)
-    text = normalize(r.stdout)
-    if text is None:
-        passthrough(cmd)
+    text, cacheable = normalize(r.stdout)
 
     h = hashlib.sha256(VERSION)
     h.update(ident + b'\0')
@@ -253,6 +268,10 @@ def main(argv):
     h.update(text)
     key = h.hexdigest()
     entry = os.path.join(os.environ['MCACHE_DIR'], key[:2], key[2:] + '.o')
+    keep_text(entry[:-2] + '.i.z', text)
+    if not cacheable:
+        log('uncached', key, output)
+        passthrough(cmd)
 
     try:
         with open(entry, 'rb') as f:

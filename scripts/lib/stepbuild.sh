@@ -12,6 +12,8 @@
 #   .series-building    present while a build runs and after one that
 #                       failed or was stopped: what it compiled has not
 #                       had its warnings recorded.
+# In the state, beside each tree's warning set (warnings_file), its key
+# map (keys_file, keymap.py): the compile key of every object.
 
 # step_build_ref BASE [REV]: the nearest warning set of REV (default
 # HEAD) or of an ancestor of it down to BASE, as "COMMIT TREE FILE";
@@ -47,6 +49,12 @@ step_build_holds() {
 		[ "$(cat "$ARCH_BUILD_DIR/.series-config-key" 2>/dev/null)" = "$(arch_config_key)" ]
 }
 
+# step_build_keys_complete TREE-ID: is the key map of the tree kept, and
+# does it account for every object (keymap.py)?
+step_build_keys_complete() {
+	[ "$(head -n 1 "$(keys_file "$1")" 2>/dev/null)" = '# complete' ]
+}
+
 # step_build_touches CHANGES ERE: does a line of CHANGES (git diff
 # --name-status) name a path, old or new, that matches ERE?
 step_build_touches() {
@@ -57,7 +65,11 @@ step_build_touches() {
 # checked-out tree; BASE bounds the search for an ancestor's warning set.
 # Logs and the warnings this build emitted go to OUT.  Returns 0 when the
 # directory holds the tree built and the tree's warning set
-# (warnings_file) exists; else 1, with STEP_BUILD_WHY set.
+# (warnings_file) exists; else 1, with STEP_BUILD_WHY set.  Every build
+# also keeps the tree's key map (keys_file): the directory's tree's map
+# updated with the keys this build's compiles logged.  With
+# STEP_BUILD_KEYS=1 the map must account for every object: a directory
+# whose tree has no complete map is built completely.
 #
 # - Already there (the marker names the tree, no build pending, the set
 #   kept): nothing to do (OUT/status says so).
@@ -75,14 +87,14 @@ step_build_touches() {
 #   wrote is removed before the next build, which makes it again and
 #   emits its warnings, and merges the fragments again.
 step_build() {
-	local out=$1 base=$2 tree wset ref reftree built changes n cmd b pending paths=() pats=()
+	local out=$1 base=$2 tree wset ref reftree built changes n cmd b pending from complete='' paths=() pats=()
 	# Callers test the status (if !, ||), which turns set -e off here:
 	# every step that can fail is checked.
 	STEP_BUILD_WHY='could not read the tree or write the logs'
 	mkdir -p "$out" || return 1
 	tree=$(tgit rev-parse 'HEAD^{tree}') || return 1
 	wset=$(warnings_file "$tree") || return 1
-	if step_build_holds; then
+	if step_build_holds && { [ "${STEP_BUILD_KEYS:-}" != 1 ] || step_build_keys_complete "$tree"; }; then
 		echo "already built at this tree" >"$out/status"
 		STEP_BUILD_WHY=''
 		return 0
@@ -94,14 +106,18 @@ step_build() {
 	# A directory at this very tree whose set is gone (the state was
 	# cleared) would emit nothing: what it holds is unknown too.
 	if [ -z "$ref" ] || [ -z "$built" ] || ! tgit cat-file -e "$built^{tree}" 2>/dev/null ||
-		{ [ "$built" = "$tree" ] && [ ! -f "$wset" ]; }; then
-		if [ -n "$ref" ]; then
+		{ [ "$built" = "$tree" ] && [ ! -f "$wset" ]; } ||
+		{ [ "${STEP_BUILD_KEYS:-}" = 1 ] && ! step_build_keys_complete "$built"; }; then
+		if [ -n "$ref" ] && [ -n "$built" ] && [ "${STEP_BUILD_KEYS:-}" = 1 ] &&
+			! step_build_keys_complete "$built"; then
+			echo "complete build: no complete key map of the directory's tree" >"$out/status"
+		elif [ -n "$ref" ]; then
 			echo "complete build: what the directory held is unknown" >"$out/status"
 		else
 			echo "complete build: no warning set of the tree or an ancestor" >"$out/status"
 		fi
 		rm -rf "$ARCH_BUILD_DIR" || return 1
-		built='' ref=''
+		built='' ref='' complete=1
 	elif [ -e "$ARCH_BUILD_DIR/.series-building" ]; then
 		# Everything written since that build began (the marker is
 		# dated two seconds back, for coarse timestamps): objects,
@@ -161,7 +177,9 @@ step_build() {
 			echo "$n object(s) built with a changed path will be rebuilt" >"$out/rebuilt"
 		fi
 	fi
-	if ! kbuild "$out/build.log"; then
+	# Every compile's key, for the tree's key map.
+	: >"$out/mcache.log" || return 1
+	if ! MCACHE_LOG=$out/mcache.log kbuild "$out/build.log"; then
 		STEP_BUILD_WHY="build failed: $(grep -m1 -E ': (fatal )?error: |\*\*\* ' "$out/build.log" || echo 'see build.log')"
 		return 1
 	fi
@@ -173,6 +191,16 @@ step_build() {
 	mkdir -p "${wset%/*}" || return 1
 	sort -u ${ref:+"$ref"} "$out/warnings" >"$wset.tmp" || return 1
 	mv "$wset.tmp" "$wset" || return 1
+	from=''
+	[ -z "$built" ] || [ ! -f "$(keys_file "$built")" ] || from=$(keys_file "$built")
+	STEP_BUILD_WHY='could not keep the key map (see keymap.log)'
+	mkdir -p "$(dirname "$(keys_file "$tree")")" || return 1
+	python3 "$SERIES_ROOT/scripts/lib/keymap.py" update --build-dir "$ARCH_BUILD_DIR" \
+		--since "$ARCH_BUILD_DIR/.series-building" --log "$out/mcache.log" \
+		${complete:+--complete} ${from:+--from "$from"} --out "$(keys_file "$tree").tmp" \
+		>"$out/keymap.log" 2>&1 || return 1
+	mv "$(keys_file "$tree").tmp" "$(keys_file "$tree")" || return 1
+	STEP_BUILD_WHY='could not keep the warning set or the marker'
 	echo "$tree" >"$ARCH_BUILD_DIR/.series-built-tree" || return 1
 	rm -f "$ARCH_BUILD_DIR/.series-building" || return 1
 	STEP_BUILD_WHY=''

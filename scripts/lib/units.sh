@@ -35,16 +35,27 @@ check_load() {
 	for f in $CHECK_CONFIGS; do
 		[ -f "$SERIES_CONFIGS/$f" ] || die "check $1: CHECK_CONFIGS names configs/$f, which does not exist"
 	done
-	case $CHECK_STEPS in every | last) ;; *) die "check $1: CHECK_STEPS must be 'every' or 'last', not '$CHECK_STEPS'" ;; esac
+	case $CHECK_STEPS in
+	every | last) ;;
+	listed:*)
+		f=${CHECK_STEPS#listed:}
+		[[ " $CHECK_CONFIGS " == *" $f "* ]] ||
+			die "check $1: CHECK_STEPS=$CHECK_STEPS: configs/$f must be one of its CHECK_CONFIGS"
+		;;
+	*) die "check $1: CHECK_STEPS must be 'every', 'last' or 'listed:FILE', not '$CHECK_STEPS'" ;;
+	esac
 	for f in $CHECK_INPUTS; do
 		[ "$f" = series ] && continue
 		[[ $f != /* && /$f/ != */../* ]] && [ -f "$SERIES_ROOT/$f" ] ||
 			die "check $1: CHECK_INPUTS names '$f', which is neither 'series' nor a file of the repository"
 	done
 	case $CHECK_NEEDS in
-	'' | build | prepare) ;;
-	*) die "check $1: CHECK_NEEDS is '$CHECK_NEEDS'; the runner knows 'build' and 'prepare'" ;;
+	'' | build | prepare | keys) ;;
+	*) die "check $1: CHECK_NEEDS is '$CHECK_NEEDS'; the runner knows 'build', 'prepare' and 'keys'" ;;
 	esac
+	# keys checks out the parent: never from arches built in parallel.
+	[ "$CHECK_NEEDS" != keys ] || [ "$CHECK_PER_ARCH" != 1 ] ||
+		die "check $1: CHECK_NEEDS=keys is for a unit that is not per arch (the parent is checked out)"
 	if [ "$CHECK_PER_ARCH" = 1 ] || [ -z "$CHECK_NEEDS" ]; then
 		[ -z "$CHECK_BUILD_ARCHES" ] ||
 			die "check $1: CHECK_BUILD_ARCHES is for a unit that is not per arch and needs the build"
@@ -53,6 +64,23 @@ check_load() {
 			die "check $1: CHECK_NEEDS=$CHECK_NEEDS needs CHECK_BUILD_ARCHES (the unit is not per arch)"
 		check_build_arches >/dev/null
 	fi
+}
+
+# check_listed_subjects: the patch subjects that configs/FILE of the
+# loaded unit's CHECK_STEPS=listed:FILE names, one per line (its lines
+# that are neither blank nor comments).
+check_listed_subjects() {
+	sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$SERIES_CONFIGS/${CHECK_STEPS#listed:}"
+}
+
+# check_runs_at K SUBJECT: does the loaded unit run at patch K (of a
+# walk to BISECT_TO) whose subject is SUBJECT?
+check_runs_at() {
+	case $CHECK_STEPS in
+	every) return 0 ;;
+	last) [ "$1" = "$BISECT_TO" ] ;;
+	listed:*) check_listed_subjects | grep -qxF -e "$2" ;;
+	esac
 }
 
 # check_build_arches [ARCH]: the arches whose build directories the loaded

@@ -272,7 +272,7 @@ test_runner_needs_build() {
 		$'CHECK_NEEDS=build\nCHECK_BUILD_ARCHES=nope.conf:X'
 		$'CHECK_NEEDS=build\nCHECK_BUILD_ARCHES=sometimes'
 		$'CHECK_NEEDS=build\nCHECK_BUILD_ARCHES=coexist.conf:COEXIST_SYMBOLS')
-	local says=("CHECK_NEEDS is 'bild'; the runner knows 'build' and 'prepare'" 'CHECK_NEEDS=build needs CHECK_BUILD_ARCHES'
+	local says=("CHECK_NEEDS is 'bild'; the runner knows 'build', 'prepare' and 'keys'" 'CHECK_NEEDS=build needs CHECK_BUILD_ARCHES'
 		'CHECK_BUILD_ARCHES names configs/nope.conf, which does not exist'
 		"CHECK_BUILD_ARCHES: 'sometimes' is none of affected"
 		"CHECK_BUILD_ARCHES gives 'KVM', which has no configs/arch/KVM.conf")

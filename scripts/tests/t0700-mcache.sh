@@ -92,7 +92,12 @@ test_mcache() {
 	printf 'blob two\n' >sub/blob.bin
 	mc_compile inc2
 	grep -q 'blob two' sub/a.o || fail "the .incbin object kept the old blob"
-	assert_eq "$(wc -l <mc.log)" "$n" "log lines of .incbin compiles"
+	# Logged as uncached, with the key of the text (the pure-move
+	# check compares it).
+	assert_eq "$(wc -l <mc.log)" "$((n + 2))" "log lines of .incbin compiles"
+	assert_eq "$(tail -n 1 mc.log | cut -d' ' -f1)" uncached "an .incbin compile's log line"
+	[ -f "cache/$(tail -n 1 mc.log | cut -c10-11)/$(tail -n 1 mc.log | cut -c12-73).i.z" ] ||
+		fail "the text of an uncached compile is not kept"
 
 	# A compile with a diagnostic is never kept: it runs, and warns,
 	# every time.
