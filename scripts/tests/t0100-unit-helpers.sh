@@ -430,3 +430,50 @@ JSON
 	expect_exit 2 out python3 "$r" ok.json
 }
 TESTS+=(test_kunit_results)
+
+# pure-move's comparison of two key maps (keymap.py's): the same keys
+# pass, an object renamed with its .c file is compared with the old one;
+# a changed key fails naming the object and the first line where the
+# texts mcache keeps differ; an object one side lacks, or compiled
+# without a key, fails.
+test_pure_move_keys() {
+	local C="$SERIES_ROOT/scripts/checks/pure-move/compare-keys.py" k1 k2 kr
+	mkdir texts
+	keep() { # KEY TEXT: the text mcache keeps for KEY
+		mkdir -p "texts/${1:0:2}"
+		printf '%s' "$2" | python3 -c 'import sys, zlib; sys.stdout.buffer.write(zlib.compress(sys.stdin.buffer.read()))' \
+			>"texts/${1:0:2}/${1:2}.i.z"
+	}
+	k1=aa11 k2=aa22 kr=bb33
+	keep "$k1" $'int a;\nint x = 1;\n'
+	keep "$k2" $'int a;\nint x = 2;\n'
+	printf '# complete\nkernel/a.o %s\narch/x/kvm/m.o %s\n' "$k1" "$kr" >parent.map
+	printf 'M\tinclude/h.h\n' >changes
+	expect_exit 0 out python3 "$C" --arch x --changes changes --texts texts parent.map parent.map
+	assert_contains out "ok x: 2 object(s), 0 renamed"
+	# The moved .c file: its object has the old one's key.
+	printf '# complete\nkernel/a.o %s\nvirt/kvm/x/m.o %s\n' "$k1" "$kr" >step.map
+	printf 'R100\tarch/x/kvm/m.c\tvirt/kvm/x/m.c\n' >changes
+	expect_exit 0 out python3 "$C" --arch x --changes changes --texts texts parent.map step.map
+	assert_contains out "ok x: 2 object(s), 1 renamed"
+	# Without the rename, the object is new at the step and gone at the parent.
+	printf 'M\tvirt/kvm/x/m.c\n' >changes
+	expect_exit 1 out python3 "$C" --arch x --changes changes --texts texts parent.map step.map
+	assert_contains out "FAIL x: virt/kvm/x/m.o: built at the step, not at the parent (2 object(s) differ)"
+	assert_contains out "differs arch/x/kvm/m.o: built at the parent, not at the step"
+	# One token changed.
+	printf '# complete\nkernel/a.o %s\narch/x/kvm/m.o %s\n' "$k2" "$kr" >step.map
+	expect_exit 1 out python3 "$C" --arch x --changes changes --texts texts parent.map step.map
+	assert_contains out 'FAIL x: kernel/a.o: text line 2: parent "int x = 1;", step "int x = 2;" (1 object(s) differ)'
+	rm -r "texts/${k2:0:2}"
+	expect_exit 1 out python3 "$C" --arch x --changes changes --texts texts parent.map step.map
+	assert_contains out "FAIL x: kernel/a.o: the texts are not kept (texts)"
+	# Compiled without a key.
+	printf '# complete\nkernel/a.o ?\narch/x/kvm/m.o %s\n' "$kr" >step.map
+	expect_exit 1 out python3 "$C" --arch x --changes changes --texts texts parent.map step.map
+	assert_contains out "FAIL x: kernel/a.o: compiled without a key at the step"
+	echo 'not a map' >bad.map
+	expect_exit 1 out python3 "$C" --arch x --changes changes --texts texts parent.map bad.map
+	assert_contains out "FAIL x: bad.map: not a key map"
+}
+TESTS+=(test_pure_move_keys)

@@ -393,3 +393,41 @@ test_cache_command() {
 	expect_exit 2 out "$SERIES" cache
 }
 TESTS+=(test_cache_command)
+
+# CHECK_STEPS=listed:FILE: the unit runs at the patches whose subjects
+# configs/FILE lists (a file of its CHECK_CONFIGS); a subject that no
+# patch of the branch has stops the walk, naming it.
+test_listed_steps() {
+	mkdir -p cfg chk/m
+	printf '# moves\n\nb: move h\n' >cfg/moves.conf
+	printf 'CHECK_SCOPE=patch\nCHECK_ORDER=1\nCHECK_STEPS=listed:moves.conf\nCHECK_CONFIGS=moves.conf\n' >chk/m/manifest
+	git init -q tree
+	git -C tree commit -q --allow-empty -m base
+	git -C tree commit -q --allow-empty -m 'a: change'
+	git -C tree commit -q --allow-empty -m 'b: move h'
+	cat >drive.sh <<'EOF'
+set -euo pipefail
+. "$1/scripts/lib/common.sh"
+. "$1/scripts/cmd/bisect.sh"
+SERIES_CHECKS=$PWD/chk SERIES_CONFIGS=$PWD/cfg SERIES_TREE=$PWD/tree BISECT_BRANCH=b CHECKS=(m)
+mapfile -t BISECT_COMMITS < <(git -C tree rev-list --reverse HEAD~2..HEAD)
+check_load m
+for s in 'a: change' 'b: move h' 'b: move'; do
+	if check_runs_at 1 "$s"; then echo "runs at '$s'"; else echo "not at '$s'"; fi
+done
+bisect_listed_steps
+echo listed ok
+EOF
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT"
+	assert_contains out "not at 'a: change'"
+	assert_contains out "runs at 'b: move h'"
+	assert_contains out "not at 'b: move'"
+	assert_contains out "listed ok"
+	echo 'c: gone' >>cfg/moves.conf
+	expect_exit 1 out bash drive.sh "$SERIES_ROOT"
+	assert_contains out "configs/moves.conf (check m) names 'c: gone', which is no patch of branch b"
+	printf 'CHECK_SCOPE=patch\nCHECK_ORDER=1\nCHECK_STEPS=listed:moves.conf\n' >chk/m/manifest
+	expect_exit 1 out bash drive.sh "$SERIES_ROOT"
+	assert_contains out "check m: CHECK_STEPS=listed:moves.conf: configs/moves.conf must be one of its CHECK_CONFIGS"
+}
+TESTS+=(test_listed_steps)

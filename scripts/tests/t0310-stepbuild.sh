@@ -50,8 +50,12 @@ kbuild() {
 		mkdir -p "${o%/*}"
 		echo obj >"$o"
 		h=$(sed -n 's/^#include "\(.*\)"$/\1/p' "$s")
-		echo "deps := $SERIES_TREE/${h:+$(cd "$SERIES_TREE" && find . -name "$h" | sed 's|^\./||' | head -n 1)}" \
-			>"${o%/*}/.$(basename "$o").cmd"
+		h=${h:+$(cd "$SERIES_TREE" && find . -name "$h" | sed 's|^\./||' | head -n 1)}
+		printf 'savedcmd_src/%s := mcache.py gcc -c -o src/%s src/%s\ndeps := %s\n' \
+			"${o##*/}" "${o##*/}" "${s##*/}" "$SERIES_TREE/$h" >"${o%/*}/.$(basename "$o").cmd"
+		# mcache's log line: the key of the source and its header's text.
+		[ -z "${MCACHE_LOG:-}" ] || [ -n "${NO_KEY:-}" ] ||
+			echo "miss $(cat "$s" ${h:+"$SERIES_TREE/$h"} | sha256sum | cut -c1-12) src/${o##*/}" >>"$MCACHE_LOG"
 		sed -n "s|^WARN \(.*\)|$s:2:1: warning: \1 [-Wfake]|p" "$s" >>"$1"
 		echo "compiled $(basename "$o")" >>"$PWD/compiled"
 	done
@@ -64,8 +68,12 @@ step_build "$PWD/sb" base || rc=$?
 echo "rc=$rc why=$STEP_BUILD_WHY"
 echo "status: $(cat sb/status)"
 echo "set: $(cut -f2 "$(warnings_file "$(git -C tree rev-parse 'HEAD^{tree}')")" 2>/dev/null | tr '\n' ' ')"
+echo "keys: $(tr '\n' ' ' <"$(keys_file "$(git -C tree rev-parse 'HEAD^{tree}')")" 2>/dev/null)"
 EOF
 }
+
+# keyof FILE...: the key the fixture's kbuild logs for these texts.
+keyof() { cat "$@" | sha256sum | cut -c1-12; }
 
 # step_build: a complete build where no warning set exists, incremental
 # builds that add what they emit to the parent's set, nothing to do at a
@@ -146,6 +154,47 @@ test_step_build() {
 	[ -e build/x/.series-building ] || fail "no build pending after the warnings were lost"
 }
 TESTS+=(test_step_build)
+
+# The key map of every tree a build brings the directory to: complete
+# after a complete build, the old tree's map plus what a build compiled
+# after an incremental one, "?" for an object compiled without a key,
+# and, with STEP_BUILD_KEYS=1, a complete build where the directory's
+# tree has no complete map.
+test_step_build_keys() {
+	stepbuild_fixture
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" base
+	assert_contains out "keys: # complete src/a.o $(keyof tree/src/a.c tree/inc/h.h) "
+	printf 'int b;\n' >tree/src/b.c
+	git -C tree add -A && git -C tree commit -q -m b
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_contains out "status: incremental build"
+	assert_contains out "keys: # complete src/a.o $(keyof tree/src/a.c tree/inc/h.h) src/b.o $(keyof tree/src/b.c) "
+	# The header changes: a.o is compiled again, with its new key.
+	echo '/* h2 */' >tree/inc/h.h
+	git -C tree commit -q -am h2
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_contains out "keys: # complete src/a.o $(keyof tree/src/a.c tree/inc/h.h) src/b.o $(keyof tree/src/b.c) "
+	# An object that the launcher compiled without logging a key.
+	sleep 1
+	printf 'int c;\n' >tree/src/c.c
+	git -C tree add -A && git -C tree commit -q -m c
+	NO_KEY=1 expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_contains out "src/b.o $(keyof tree/src/b.c) src/c.o ? "
+	# The directory's tree has no map (the state was cleared): the next
+	# map is partial; with STEP_BUILD_KEYS=1 the build is complete.
+	rm state/x/k/keys/"$(git -C tree rev-parse 'HEAD^{tree}')"
+	sleep 3 # past the two seconds the marker of the next build is dated back
+	printf 'int d;\n' >tree/src/d.c
+	git -C tree add -A && git -C tree commit -q -m d
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_contains out "keys: # partial src/d.o $(keyof tree/src/d.c) "
+	printf 'int e;\n' >tree/src/e.c
+	git -C tree add -A && git -C tree commit -q -m e
+	STEP_BUILD_KEYS=1 expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_contains out "status: complete build: no complete key map of the directory's tree"
+	assert_contains out "keys: # complete src/a.o $(keyof tree/src/a.c tree/inc/h.h) src/b.o $(keyof tree/src/b.c) src/c.o $(keyof tree/src/c.c) src/d.o $(keyof tree/src/d.c) src/e.o $(keyof tree/src/e.c) "
+}
+TESTS+=(test_step_build_keys)
 
 # step_prepare: the prepare directory, not the build directory, comes to
 # the step: configured (the fragments merged again after a Kconfig

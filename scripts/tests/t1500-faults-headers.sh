@@ -58,3 +58,24 @@ test_fault_declared_twice() {
 	assert_eq "$(cat "$res/$(printf %04d $((n - 1)))/all/declared-once/status")" pass "patch $((n - 1))"
 }
 TESTS+=(test_fault_declared_twice)
+
+# A move that sneaks in a change: one system register encoding changed
+# in the patch that splits the encodings out of <asm/sysreg.h> still
+# builds, but an object's preprocessed text differs from the parent's,
+# and pure-move fails that patch naming the object and the line.
+test_fault_move_changes_a_token() {
+	gate_config
+	local res=$TEST_OUT/fault-move n file=include/arch/arm64/asm/sysreg-encodings.h
+	need_in_stack "$file"
+	n=$(last_patch_touching "$file")
+	grep -qxF "$(tgit log -1 --format=%s "$(tgit rev-list --reverse "$BASE_COMMIT..$SERIES_BRANCH" | sed -n "${n}p")")" \
+		"$SERIES_ROOT/configs/moves.conf" || skip "patch $n is not listed in configs/moves.conf"
+	fault_bisect fault-move "$n" "$file" \
+		$'#define SYS_DC_CISW\t\t\tsys_insn(1, 0, 7, 14, 2)\n' \
+		$'#define SYS_DC_CISW\t\t\tsys_insn(1, 0, 7, 14, 3)\n' \
+		--check pure-move
+	grep -Eq "^first bad: patch $n .* on all: pure-move: FAIL arm64: arch/arm64/kvm/[a-z_-]+\.o: text line [0-9]+: parent \".*\", step \".*\"" out ||
+		fail "the changed encoding is not attributed to patch $n by pure-move"
+	assert_contains "$res/$(printf %04d "$n")/all/pure-move/log" "differs "
+}
+TESTS+=(test_fault_move_changes_a_token)
