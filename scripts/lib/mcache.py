@@ -90,9 +90,13 @@ def is_debug(arg):
 
 
 def parse(args):
-    """Return (source, output, key_args) for a cacheable compile, else None."""
+    """Return (source, output, key_args, cacheable) for a compile of a .c or
+    .S file to an object that can have a key, else None.  A debug compile
+    has one (its text), but is never cached: its object names paths and
+    lines."""
     source = output = None
     compile_only = False
+    cacheable = True
     key = []
     i = 0
     while i < len(args):
@@ -108,8 +112,11 @@ def parse(args):
             if output is not None:
                 return None
             output = a[2:]
-        elif a.startswith('@') or is_debug(a):
+        elif a.startswith('@'):
             return None
+        elif is_debug(a):
+            cacheable = False
+            key.append(a)
         elif a.startswith('-Wp,'):
             parts = a[4:].split(',')
             # Only the dependency-file form: the file is written again by
@@ -133,7 +140,7 @@ def parse(args):
         i += 1
     if not compile_only or source is None or output is None or output == '-':
         return None
-    return source, output, key
+    return source, output, key, cacheable
 
 
 def compiler_identity(compiler):
@@ -236,7 +243,7 @@ def main(argv):
     plan = parse(args) if os.environ.get('MCACHE_DIR') else None
     if plan is None:
         passthrough(cmd)
-    source, output, key_args = plan
+    source, output, key_args, cacheable_args = plan
     ident = compiler_identity(compiler)
     if ident is None:
         passthrough(cmd)
@@ -257,6 +264,7 @@ def main(argv):
         log('nokey', '-', output)
         passthrough(cmd)
     text, cacheable = normalize(r.stdout)
+    cacheable = cacheable and cacheable_args
 
     h = hashlib.sha256(VERSION)
     h.update(ident + b'\0')

@@ -109,13 +109,21 @@ test_mcache() {
 	assert_eq "$(mc_last)" nostore "the compile that warns, again"
 	assert_contains err "unused variable" "its warning, again"
 
-	# Not cached at all: debug information (the object names paths and
-	# lines), output other than an object, and no MCACHE_DIR.
+	# Never cached: debug information (the object names paths and
+	# lines); its text has a key all the same, which the options are
+	# part of.
 	printf 'int g(void) { return 1; }\n' >sub/a.c
 	n=$(wc -l <mc.log)
 	"$SERIES_ROOT/scripts/lib/mcache.py" gcc -O2 -g -c sub/a.c -o sub/a.o
-	"$SERIES_ROOT/scripts/lib/mcache.py" gcc -O2 -S sub/a.c -o sub/a.s
+	"$SERIES_ROOT/scripts/lib/mcache.py" gcc -O2 -g -c sub/a.c -o sub/a.o
 	"$SERIES_ROOT/scripts/lib/mcache.py" gcc -O2 -Wa,-gdwarf-2 -c sub/a.c -o sub/a.o
+	[ -s sub/a.o ] || fail "a debug compile did not run"
+	assert_eq "$(tail -n +$((n + 1)) mc.log | cut -d' ' -f1 | tr '\n' ' ')" "uncached uncached uncached " \
+		"log lines of debug compiles"
+	assert_eq "$(tail -n +$((n + 1)) mc.log | cut -d' ' -f2 | sort -u | wc -l)" 2 "keys of -g twice and -Wa,-gdwarf-2"
+	# Not cached at all: output other than an object, and no MCACHE_DIR.
+	n=$(wc -l <mc.log)
+	"$SERIES_ROOT/scripts/lib/mcache.py" gcc -O2 -S sub/a.c -o sub/a.s
 	env -u MCACHE_DIR "$SERIES_ROOT/scripts/lib/mcache.py" gcc -O2 -c sub/a.c -o sub/a.o
 	[ -s sub/a.s ] && [ -s sub/a.o ] || fail "a passed-through command did not run"
 	assert_eq "$(wc -l <mc.log)" "$n" "log lines of passed-through commands"
