@@ -177,8 +177,10 @@ step_build() {
 			echo "$n object(s) built with a changed path will be rebuilt" >"$out/rebuilt"
 		fi
 	fi
-	# Every compile's key, for the tree's key map.
+	# Every compile's key, for the tree's key map; what the launcher
+	# writes after the stamp without a key is unknown there.
 	: >"$out/mcache.log" || return 1
+	: >"$out/keymap.stamp" || return 1
 	if ! MCACHE_LOG=$out/mcache.log kbuild "$out/build.log"; then
 		STEP_BUILD_WHY="build failed: $(grep -m1 -E ': (fatal )?error: |\*\*\* ' "$out/build.log" || echo 'see build.log')"
 		return 1
@@ -196,7 +198,7 @@ step_build() {
 	STEP_BUILD_WHY='could not keep the key map (see keymap.log)'
 	mkdir -p "$(dirname "$(keys_file "$tree")")" || return 1
 	python3 "$SERIES_ROOT/scripts/lib/keymap.py" update --build-dir "$ARCH_BUILD_DIR" \
-		--since "$ARCH_BUILD_DIR/.series-building" --log "$out/mcache.log" \
+		--since "$out/keymap.stamp" --log "$out/mcache.log" \
 		${complete:+--complete} ${from:+--from "$from"} --out "$(keys_file "$tree").tmp" \
 		>"$out/keymap.log" 2>&1 || return 1
 	mv "$(keys_file "$tree").tmp" "$(keys_file "$tree")" || return 1

@@ -79,7 +79,7 @@ check_runs_at() {
 	case $CHECK_STEPS in
 	every) return 0 ;;
 	last) [ "$1" = "$BISECT_TO" ] ;;
-	listed:*) check_listed_subjects | grep -qxF -e "$2" ;;
+	listed:*) grep -qxF -e "$2" < <(check_listed_subjects) ;;
 	esac
 }
 

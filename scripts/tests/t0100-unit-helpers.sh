@@ -472,6 +472,11 @@ test_pure_move_keys() {
 	printf '# complete\nkernel/a.o ?\narch/x/kvm/m.o %s\n' "$kr" >step.map
 	expect_exit 1 out python3 "$C" --arch x --changes changes --texts texts parent.map step.map
 	assert_contains out "FAIL x: kernel/a.o: compiled without a key at the step"
+	# The same keys, but an object no longer linked.
+	printf '# complete\nkernel/a.o %s linked\narch/x/kvm/m.o %s linked\n' "$k1" "$kr" >parent.map
+	printf '# complete\nkernel/a.o %s linked\narch/x/kvm/m.o %s\n' "$k1" "$kr" >step.map
+	expect_exit 1 out python3 "$C" --arch x --changes changes --texts texts parent.map step.map
+	assert_contains out "FAIL x: arch/x/kvm/m.o: linked at the parent only (vmlinux.a or a module)"
 	echo 'not a map' >bad.map
 	expect_exit 1 out python3 "$C" --arch x --changes changes --texts texts parent.map bad.map
 	assert_contains out "FAIL x: bad.map: not a key map"

@@ -59,6 +59,12 @@ kbuild() {
 		sed -n "s|^WARN \(.*\)|$s:2:1: warning: \1 [-Wfake]|p" "$s" >>"$1"
 		echo "compiled $(basename "$o")" >>"$PWD/compiled"
 	done
+	# The link: a thin vmlinux.a of the objects that the tree's file
+	# "link" lists, if it has one.
+	if [ -f "$SERIES_TREE/link" ]; then
+		rm -f "$ARCH_BUILD_DIR/vmlinux.a"
+		(cd "$ARCH_BUILD_DIR" && ar cDPrST vmlinux.a $(cat "$SERIES_TREE/link"))
+	fi
 }
 [ -z "${BREAK_EXTRACT:-}" ] || warnings_extract() { return 1; }
 git -C tree checkout -q --detach "$2"
@@ -174,16 +180,26 @@ test_step_build_keys() {
 	git -C tree commit -q -am h2
 	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
 	assert_contains out "keys: # complete src/a.o $(keyof tree/src/a.c tree/inc/h.h) src/b.o $(keyof tree/src/b.c) "
-	# An object that the launcher compiled without logging a key.
-	sleep 1
+	# Objects that the launcher compiled without logging a key: "?",
+	# also one whose key the old map had.
 	printf 'int c;\n' >tree/src/c.c
+	printf 'int b2;\n' >tree/src/b.c
 	git -C tree add -A && git -C tree commit -q -m c
 	NO_KEY=1 expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
-	assert_contains out "src/b.o $(keyof tree/src/b.c) src/c.o ? "
+	assert_contains out "src/b.o ? src/c.o ? "
+	# What the link takes: an object that vmlinux.a no longer has stays
+	# in the directory and the map, not linked.
+	printf 'src/a.o\nsrc/b.o\n' >tree/link
+	git -C tree add -A && git -C tree commit -q -m link
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_contains out "src/a.o $(keyof tree/src/a.c tree/inc/h.h) linked src/b.o ? linked src/c.o ? "
+	printf 'src/a.o\n' >tree/link
+	git -C tree commit -q -am 'link a only'
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_contains out "src/a.o $(keyof tree/src/a.c tree/inc/h.h) linked src/b.o ? src/c.o ? "
 	# The directory's tree has no map (the state was cleared): the next
 	# map is partial; with STEP_BUILD_KEYS=1 the build is complete.
-	rm state/x/k/keys/"$(git -C tree rev-parse 'HEAD^{tree}')"
-	sleep 3 # past the two seconds the marker of the next build is dated back
+	rm state/x/k/keys/"$(git -C tree rev-parse 'HEAD^{tree}')" tree/link
 	printf 'int d;\n' >tree/src/d.c
 	git -C tree add -A && git -C tree commit -q -m d
 	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
@@ -193,6 +209,13 @@ test_step_build_keys() {
 	STEP_BUILD_KEYS=1 expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
 	assert_contains out "status: complete build: no complete key map of the directory's tree"
 	assert_contains out "keys: # complete src/a.o $(keyof tree/src/a.c tree/inc/h.h) src/b.o $(keyof tree/src/b.c) src/c.o $(keyof tree/src/c.c) src/d.o $(keyof tree/src/d.c) src/e.o $(keyof tree/src/e.c) "
+	# A linker script with a .cmd is keyed on its content.
+	printf 'SECTIONS { }\n' >build/x/x.lds
+	echo 'savedcmd_x.lds := mcache.py gcc -E -P -o x.lds x.lds.S' >build/x/.x.lds.cmd
+	printf 'int f;\n' >tree/src/f.c
+	git -C tree add -A && git -C tree commit -q -m f
+	expect_exit 0 out bash drive.sh "$SERIES_ROOT" HEAD
+	assert_contains out "src/f.o $(keyof tree/src/f.c) x.lds lds-$(sha256sum <build/x/x.lds | cut -d' ' -f1) "
 }
 TESTS+=(test_step_build_keys)
 
@@ -333,6 +356,55 @@ test_runner_needs_build() {
 	done
 }
 TESTS+=(test_runner_needs_build)
+
+# needs-build keys: the key maps of the parent's tree and the step's; a
+# tree whose map is kept is not built, the parent is checked out for
+# one that is not, and the step is checked out again, also when a build
+# fails.  A unit that needs keys is not per arch.
+test_needs_build_keys() {
+	local repo=$SERIES_ROOT
+	mkdir -p root/scripts/lib
+	cp -r "$SERIES_ROOT/configs" root/
+	cp "$SERIES_ROOT/scripts/lib/common.sh" "$SERIES_ROOT/scripts/lib/needs-build" root/scripts/lib/
+	cat >root/scripts/lib/build.sh <<'EOF'
+arch_load() { ARCH_NAME=$1 ARCH_CROSS_COMPILE='' ARCH_TOOLCHAIN_PACKAGE=gcc ARCH_EXTRA_TOOLS=''; }
+arch_no_toolchain() { return 1; }
+step_build_keys_complete() { grep -qx "$ARCH_NAME $1" "$LOGS/maps" 2>/dev/null; }
+step_build() {
+	local at
+	at=$(tgit log -1 --format=%s)
+	echo "$ARCH_NAME $at keys=${STEP_BUILD_KEYS:-}" >>"$LOGS/built"
+	[ "$at" != "${FAIL_AT:-}" ] || { STEP_BUILD_WHY=broken; return 1; }
+	mkdir -p "$1" && echo built >"$1/status"
+}
+EOF
+	git init -q tree
+	for c in base p1 p2; do echo "$c" >tree/f && git -C tree add f && git -C tree commit -q -m "$c"; done
+	git -C tree checkout -q --detach HEAD
+	export LOGS=$PWD SERIES_ROOT=$PWD/root SERIES_TREE=$PWD/tree SERIES_CHECK_PARENT
+	SERIES_CHECK_PARENT=$(git -C tree rev-parse HEAD~1)
+	expect_exit 0 out root/scripts/lib/needs-build "$PWD/nb" B keys arm64 s390
+	assert_eq "$(tr '\n' ';' <built)" "arm64 p1 keys=1;s390 p1 keys=1;arm64 p2 keys=1;s390 p2 keys=1;" "builds without maps"
+	assert_eq "$(git -C tree log -1 --format=%s)" p2 "the step checked out again"
+	assert_contains nb/summary "parent-arm64: built"
+	rm built
+	echo "arm64 $(git -C tree rev-parse 'HEAD~1^{tree}')" >maps
+	echo "s390 $(git -C tree rev-parse 'HEAD~1^{tree}')" >>maps
+	echo "arm64 $(git -C tree rev-parse 'HEAD^{tree}')" >>maps
+	expect_exit 0 out root/scripts/lib/needs-build "$PWD/nb" B keys arm64 s390
+	assert_eq "$(cat built)" "s390 p2 keys=1" "builds with the parent's maps and arm64's at the step"
+	assert_contains nb/summary "parent-arm64: key map kept; parent-s390: key map kept; arm64: key map kept; s390: built"
+	rm built maps
+	FAIL_AT=p1 expect_exit 1 out root/scripts/lib/needs-build "$PWD/nb" B keys arm64 s390
+	assert_eq "$(git -C tree log -1 --format=%s)" p2 "the step checked out again after a failed build"
+	assert_contains nb/summary "the arm64 keys this check needs failed at the parent: broken"
+	mkdir -p checks/fake
+	printf 'CHECK_DESCRIPTION=t\nCHECK_SCOPE=patch\nCHECK_ORDER=1\nCHECK_PER_ARCH=1\nCHECK_NEEDS=keys\n' >checks/fake/manifest
+	expect_exit 1 out env SERIES_ROOT="$repo" SERIES_CHECKS="$PWD/checks" \
+		bash -c '. "$SERIES_ROOT/scripts/lib/common.sh"; . "$SERIES_ROOT/scripts/lib/units.sh"; check_load fake'
+	assert_contains out "check fake: CHECK_NEEDS=keys is for a unit that is not per arch (the parent is checked out)"
+}
+TESTS+=(test_needs_build_keys)
 
 # An interrupt while the runner builds for a unit (its own process group,
 # make and the compilers included) is no verdict: the build is stopped,

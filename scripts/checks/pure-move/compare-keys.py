@@ -9,7 +9,8 @@ The maps are keymap.py's, of the parent's tree and the step's.  CHANGES
 is the step's "git diff --name-status -M": an object whose .c or .S file
 the step renames is compared with the object of the old name.  Every
 object of either map must have the same key on both sides; an object
-only one side has, or one compiled without a key ("?"), fails too.
+only one side has, one compiled without a key ("?"), or one that takes part
+in the link (vmlinux.a, a module) on one side only fails too.
 Prints "FAIL A: OBJ: why" for the first object that fails (with the
 first line where the texts that mcache keeps differ), "differs OBJ" for
 every other, and "ok A: N object(s), M renamed" when every key is kept.
@@ -71,8 +72,8 @@ def main(argv):
     p.add_argument('step')
     args = p.parse_args(argv)
     try:
-        _, pmap = keymap.read_map(args.parent)
-        _, smap = keymap.read_map(args.step)
+        _, pmap, plinked = keymap.read_map(args.parent)
+        _, smap, slinked = keymap.read_map(args.step)
         renamed = renamed_objects(args.changes)
     except (OSError, ValueError) as e:
         print('FAIL %s: %s' % (args.arch, e))
@@ -92,6 +93,9 @@ def main(argv):
             bad.append((where, 'compiled without a key at the %s' % ('step' if skey == '?' else 'parent')))
         elif skey != pkey:
             bad.append((where, first_difference(args.texts, pkey, skey)))
+        elif (old in plinked) != (obj in slinked):
+            bad.append((where, 'linked at the %s only (vmlinux.a or a module)' %
+                        ('parent' if old in plinked else 'step')))
     for obj in sorted(set(pmap) - matched):
         bad.append((obj, 'built at the parent, not at the step'))
     if bad:
