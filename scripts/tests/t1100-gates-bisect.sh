@@ -10,12 +10,14 @@ test_gate_bisect_check() {
 	expect_exit 0 out env SERIES_RESULTS="$res" "$SERIES" bisect
 	cat out
 	assert_contains out "first bad: none"
-	python3 - "$res/summary.json" "$(arch_list_default | tr '\n' ' ')" "$(arches_without_toolchain | tr '\n' ' ')" "$SERIES_ROOT/patches" <<'EOF' || fail "bisect summary"
+	python3 - "$res/summary.json" "$(arch_list_default | tr '\n' ' ')" "$(arches_without_toolchain | tr '\n' ' ')" "$SERIES_ROOT/patches" \
+		"$SERIES_ROOT/configs/moves.conf" <<'EOF' || fail "bisect summary"
 import json, os, sys
 s = json.load(open(sys.argv[1]))
 arches = sys.argv[2].split()
 notool = set(sys.argv[3].split())
 patchdir = sys.argv[4]
+moves = {l.strip() for l in open(sys.argv[5]) if l.strip() and not l.startswith("#")}
 touched, unbuilt = {}, set()
 assert s["totals"]["fail"] == 0, s["totals"]
 foreign, headers = [], []
@@ -48,6 +50,9 @@ for st in s["steps"][1:]:
     # stack's is compared at the last.
     assert got.get(("all", "maintainers-fragment")) == "pass", (st["patch"], got)
     assert got.get(("all", "touched-compiled")) == "pass", (st["patch"], got)
+    # Every listed move kept every object's text; other patches are not
+    # judged by pure-move.
+    assert got.get(("all", "pure-move")) == ("pass" if st["subject"] in moves else None), (st["patch"], got)
     for r in st["results"]:
         assert not r["new_warnings"], (st["patch"], r)
 # configs/affected.conf: patch 1 (include/uapi/Kbuild) is built everywhere,
@@ -74,7 +79,8 @@ print("every patch builds on the arches it affects (patches", arm_only,
       "the MAINTAINERS check; the foreign view matches from patch",
       foreign.index("pass") + 1, "and the shared headers are self-contained from patch",
       headers.index("pass") + 1, "; native KVM runs as at the base at the tip;",
-      "not built for lack of a toolchain:", sorted(unbuilt) or "nothing")
+      "not built for lack of a toolchain:", sorted(unbuilt) or "nothing",
+      "; the", len(moves), "moves of configs/moves.conf keep every object's text")
 EOF
 }
 TESTS+=(test_gate_bisect_check)
